@@ -1,0 +1,85 @@
+//! Subcommands, one file each: a clap `…Args` struct and a `run` function.
+
+pub(crate) mod check;
+pub(crate) mod explain;
+pub(crate) mod output;
+
+use clap::{Parser, Subcommand, ValueEnum};
+
+/// Speculative Tool Privacy Contracts: check, compile and test `.stpc` files.
+#[derive(Parser, Debug)]
+#[command(name = "stpc", version, about, long_about = None)]
+pub(crate) struct Cli {
+    #[command(flatten)]
+    pub(crate) global: Global,
+    #[command(subcommand)]
+    pub(crate) command: Command,
+}
+
+/// Flags every subcommand accepts.
+#[derive(clap::Args, Debug, Clone)]
+pub(crate) struct Global {
+    /// How to print diagnostics and results.
+    #[arg(long, global = true, value_enum, default_value_t = Format::Human, env = "STPC_FORMAT")]
+    pub(crate) format: Format,
+    /// When to use colour (`NO_COLOR` turns it off under `auto`).
+    #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto)]
+    pub(crate) color: ColorChoice,
+}
+
+/// Output formats.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Format {
+    /// rustc-style text with source snippets.
+    Human,
+    /// One JSON object per line (the schema is in the book).
+    Json,
+}
+
+/// Colour choices.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ColorChoice {
+    /// Colour when stderr is a terminal and `NO_COLOR` is unset.
+    Auto,
+    /// Always colour.
+    Always,
+    /// Never colour.
+    Never,
+}
+
+/// The subcommands.
+#[derive(Subcommand, Debug)]
+pub(crate) enum Command {
+    /// Parse and check contracts; report every problem found.
+    Check(check::CheckArgs),
+    /// Print the long explanation of a diagnostic code.
+    Explain(explain::ExplainArgs),
+}
+
+/// How a command ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Outcome {
+    /// Everything was fine.
+    Success,
+    /// The command ran and found problems.
+    Problems,
+    /// Bad usage or an I/O failure.
+    Failure,
+}
+
+impl From<Outcome> for std::process::ExitCode {
+    fn from(o: Outcome) -> Self {
+        std::process::ExitCode::from(match o {
+            Outcome::Success => 0,
+            Outcome::Problems => 1,
+            Outcome::Failure => 2,
+        })
+    }
+}
+
+pub(crate) fn run(cli: Cli) -> Outcome {
+    match cli.command {
+        Command::Check(args) => check::run(&cli.global, args),
+        Command::Explain(args) => explain::run(&cli.global, args),
+    }
+}

@@ -1,0 +1,235 @@
+//! Diagnostics: plain data, collected in a sink, rendered at the edge.
+//!
+//! A [`Diagnostic`] is a code, a severity, a one-line message, labels (the
+//! first primary label is where the problem is; secondary labels may point
+//! into other files, such as an imported `std` module), notes and one help
+//! line. Stages build diagnostics through one constructor per code in their
+//! own `errors.rs`, push them into [`Diagnostics`] and keep going, so one run
+//! reports every independent problem.
+//!
+//! Rendering lives in [`render`]: rustc-style text through
+//! codespan-reporting, our own documented JSON, and a miette adapter for
+//! library users. codespan-reporting is the renderer because our labels span
+//! several files, which miette's single-source model does not support.
+
+mod code;
+pub mod render;
+pub mod suggest;
+
+pub use code::Code;
+
+use crate::source::Span;
+use serde::Serialize;
+
+/// How serious a diagnostic is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    /// Stops compilation.
+    Error,
+    /// Reported; an error under `--deny warnings`.
+    Warning,
+}
+
+/// Whether a label marks the problem itself or related context.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LabelStyle {
+    /// Where the problem is.
+    Primary,
+    /// Context, possibly in another file.
+    Secondary,
+}
+
+/// A span with a short message.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Label {
+    /// Primary or secondary.
+    pub style: LabelStyle,
+    /// Where.
+    pub span: Span,
+    /// What to say there (may be empty).
+    pub message: String,
+}
+
+/// One problem found in the user's contracts.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Diagnostic {
+    /// The stable code.
+    pub code: Code,
+    /// Error or warning.
+    pub severity: Severity,
+    /// One line, lowercase, no final period; user input in backticks.
+    pub message: String,
+    /// The first primary label is the diagnostic's location.
+    pub labels: Vec<Label>,
+    /// Facts, such as a counterexample event.
+    pub notes: Vec<String>,
+    /// One imperative fix.
+    pub help: Option<String>,
+}
+
+impl Diagnostic {
+    /// A diagnostic with the code's default severity and no labels.
+    pub fn new(code: Code, message: impl Into<String>) -> Diagnostic {
+        Diagnostic {
+            code,
+            severity: code.severity(),
+            message: message.into(),
+            labels: Vec::new(),
+            notes: Vec::new(),
+            help: None,
+        }
+    }
+
+    /// Adds a primary label.
+    #[must_use]
+    pub fn primary(mut self, span: Span, message: impl Into<String>) -> Diagnostic {
+        self.labels.push(Label {
+            style: LabelStyle::Primary,
+            span,
+            message: message.into(),
+        });
+        self
+    }
+
+    /// Adds a secondary label.
+    #[must_use]
+    pub fn secondary(mut self, span: Span, message: impl Into<String>) -> Diagnostic {
+        self.labels.push(Label {
+            style: LabelStyle::Secondary,
+            span,
+            message: message.into(),
+        });
+        self
+    }
+
+    /// Adds a note.
+    #[must_use]
+    pub fn note(mut self, note: impl Into<String>) -> Diagnostic {
+        self.notes.push(note.into());
+        self
+    }
+
+    /// Sets the help line.
+    #[must_use]
+    pub fn help(mut self, help: impl Into<String>) -> Diagnostic {
+        self.help = Some(help.into());
+        self
+    }
+
+    /// Sets the help line when there is one.
+    #[must_use]
+    pub fn maybe_help(mut self, help: Option<String>) -> Diagnostic {
+        if help.is_some() {
+            self.help = help;
+        }
+        self
+    }
+
+    /// The primary location, if any.
+    pub fn primary_span(&self) -> Option<Span> {
+        self.labels
+            .iter()
+            .find(|l| l.style == LabelStyle::Primary)
+            .or_else(|| self.labels.first())
+            .map(|l| l.span)
+    }
+
+    /// An internal compiler error: a state stpc believed impossible.
+    pub fn internal(span: Span, what: impl Into<String>) -> Diagnostic {
+        Diagnostic::new(Code::E0900, format!("internal compiler error: {}", what.into()))
+            .primary(span, "while compiling this")
+            .help("this is a bug in stpc; please report it with the input that caused it")
+    }
+}
+
+/// The sink every stage pushes into.
+#[derive(Clone, Debug, Default)]
+pub struct Diagnostics {
+    items: Vec<Diagnostic>,
+}
+
+impl Diagnostics {
+    /// An empty sink.
+    pub fn new() -> Diagnostics {
+        Diagnostics::default()
+    }
+
+    /// Records a diagnostic.
+    pub fn push(&mut self, diagnostic: Diagnostic) {
+        self.items.push(diagnostic);
+    }
+
+    /// Records many.
+    pub fn extend(&mut self, diagnostics: impl IntoIterator<Item = Diagnostic>) {
+        self.items.extend(diagnostics);
+    }
+
+    /// Whether any error was recorded.
+    pub fn has_errors(&self) -> bool {
+        self.items.iter().any(|d| d.severity == Severity::Error)
+    }
+
+    /// Number of errors.
+    pub fn error_count(&self) -> usize {
+        self.items
+            .iter()
+            .filter(|d| d.severity == Severity::Error)
+            .count()
+    }
+
+    /// Number of warnings.
+    pub fn warning_count(&self) -> usize {
+        self.items
+            .iter()
+            .filter(|d| d.severity == Severity::Warning)
+            .count()
+    }
+
+    /// Whether nothing was recorded.
+    pub fn is_empty(&self) -> bool {
+        self.items.is_empty()
+    }
+
+    /// Turns every warning into an error (`--deny warnings`).
+    pub fn deny_warnings(&mut self) {
+        for d in &mut self.items {
+            d.severity = Severity::Error;
+        }
+    }
+
+    /// The recorded diagnostics in insertion order.
+    pub fn iter(&self) -> impl Iterator<Item = &Diagnostic> {
+        self.items.iter()
+    }
+
+    /// Deduplicated and in a deterministic order: by file, start, code, message.
+    pub fn sorted(&self) -> Vec<Diagnostic> {
+        let mut items = self.items.clone();
+        items.sort_by(|a, b| {
+            let key = |d: &Diagnostic| {
+                let s = d.primary_span().unwrap_or_default();
+                (s.file, s.start, s.end)
+            };
+            key(a)
+                .cmp(&key(b))
+                .then(a.code.cmp(&b.code))
+                .then(a.message.cmp(&b.message))
+        });
+        items.dedup();
+        items
+    }
+
+    /// The codes recorded, sorted (a multiset).
+    pub fn codes(&self) -> Vec<Code> {
+        let mut codes: Vec<Code> = self.items.iter().map(|d| d.code).collect();
+        codes.sort();
+        codes
+    }
+
+    /// Consumes the sink.
+    pub fn into_vec(self) -> Vec<Diagnostic> {
+        self.items
+    }
+}

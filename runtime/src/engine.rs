@@ -1,0 +1,202 @@
+//! A loaded table with everything compiled that evaluation needs: the
+//! [`Decider`]'s lookups, the [`Labeler`]'s matchers, the date shapes of the
+//! rewriter, and the forbidden cut per destination as a dense
+//! `destination × label` matrix.
+//!
+//! An `Engine` is immutable and `Send + Sync`; many monitors (one per agent
+//! session) can share one behind an `Arc`.
+
+use std::sync::Arc;
+
+use serde_json::Value;
+
+use crate::decide::Decider;
+use crate::error::LoadError;
+use crate::label::{Labeler, Labels};
+use crate::table::{Locality, Subject, Table};
+use crate::transform::{self, Rewriter};
+
+/// Result of applying a REWRITE cell's transforms.
+#[derive(Clone, PartialEq)]
+pub enum Rewritten {
+    /// Every field is now below the cut.
+    Done {
+        /// The rewritten arguments.
+        args: Value,
+        /// Names of the fields that were transformed.
+        fields: Vec<String>,
+        /// Labels of the rewritten arguments.
+        labels: Labels,
+    },
+    /// Some fields are still at or above the cut (A3 failed at run time).
+    Insufficient {
+        /// Names of those fields.
+        fields: Vec<String>,
+    },
+}
+
+impl std::fmt::Debug for Rewritten {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Rewritten::Done { fields, .. } => f.debug_struct("Done").field("fields", fields).finish_non_exhaustive(),
+            Rewritten::Insufficient { fields } => f.debug_struct("Insufficient").field("fields", fields).finish(),
+        }
+    }
+}
+
+/// A loaded, compiled table.
+#[derive(Debug)]
+pub struct Engine {
+    table: Arc<Table>,
+    decider: Decider,
+    labeler: Labeler,
+    rewriter: Rewriter,
+    /// `forbidden[d][l]`: argument label `l` may not reach destination `d`'s
+    /// external observers; the last row is the unknown destination.
+    forbidden: Vec<Vec<bool>>,
+    committed: u32,
+}
+
+impl Engine {
+    /// Compile a table (normally one from [`Table::from_json`]).
+    ///
+    /// # Errors
+    ///
+    /// A labeler pattern or lexicon that does not compile, or a table whose
+    /// mode dimension has no `committed` value.
+    pub fn new(table: Arc<Table>) -> Result<Engine, LoadError> {
+        let labeler = Labeler::new(&table)?;
+        let rewriter = Rewriter::new().ok_or_else(|| LoadError::invalid("rewriter", "failed to compile (a runtime bug)"))?;
+        let committed = table
+            .committed_mode()
+            .ok_or_else(|| LoadError::invalid("dimensions[2]", "the mode dimension must contain `committed`"))?;
+        let forbidden = forbidden_matrix(&table);
+        Ok(Engine {
+            decider: Decider::new(Arc::clone(&table)),
+            labeler,
+            rewriter,
+            forbidden,
+            committed,
+            table,
+        })
+    }
+
+    /// The table.
+    #[must_use]
+    pub fn table(&self) -> &Arc<Table> {
+        &self.table
+    }
+
+    /// The decision lookups.
+    #[must_use]
+    pub fn decider(&self) -> &Decider {
+        &self.decider
+    }
+
+    /// The labeler.
+    #[must_use]
+    pub fn labeler(&self) -> &Labeler {
+        &self.labeler
+    }
+
+    /// Mode id of `committed`.
+    #[must_use]
+    pub fn committed_mode(&self) -> u32 {
+        self.committed
+    }
+
+    /// Whether an argument label may not reach the destination's external
+    /// observers. A missing label or unknown id is forbidden (fail closed).
+    #[must_use]
+    pub fn is_forbidden(&self, destination: Option<u32>, label: Option<u32>) -> bool {
+        let row = destination
+            .and_then(|d| self.forbidden.get(d as usize))
+            .or_else(|| self.forbidden.last());
+        match (row, label) {
+            (Some(row), Some(l)) => row.get(l as usize).copied().unwrap_or(true),
+            _ => true,
+        }
+    }
+
+    /// Apply a REWRITE cell's transforms to every field at or above the cut
+    /// whose declared type a transform fits, then re-label.
+    #[must_use]
+    pub fn rewrite(&self, tool: Option<u32>, destination: Option<u32>, transforms: &[u32], args: &Value, labels: &Labels) -> Rewritten {
+        let Value::Object(map) = args else {
+            return Rewritten::Insufficient { fields: Vec::new() };
+        };
+        let decl = tool.and_then(|t| self.table.tools.get(t as usize));
+        let mut out = map.clone();
+        let mut changed = Vec::new();
+        for (name, label) in &labels.fields {
+            if !self.is_forbidden(destination, Some(*label)) {
+                continue;
+            }
+            let ty = decl.and_then(|d| d.args.iter().find(|a| &a.name == name)).map(|a| &a.ty);
+            let (Some(ty), Some(v)) = (ty, out.get_mut(name)) else {
+                continue;
+            };
+            for tr in transforms.iter().filter_map(|t| self.table.transforms.get(*t as usize)) {
+                if transform::fits(&tr.applies_to, ty) {
+                    transform::apply(&self.table, &self.labeler, &self.rewriter, tr, v);
+                }
+            }
+            changed.push(name.clone());
+        }
+        let args = Value::Object(out);
+        let (fields, joined) = self.labeler.label_args(&args);
+        let still: Vec<String> = fields
+            .iter()
+            .filter(|(_, l)| self.is_forbidden(destination, Some(*l)))
+            .map(|(n, _)| n.clone())
+            .collect();
+        if !still.is_empty() {
+            return Rewritten::Insufficient { fields: still };
+        }
+        Rewritten::Done {
+            args,
+            fields: changed,
+            labels: Labels {
+                fields,
+                args: joined,
+                destination: labels.destination,
+            },
+        }
+    }
+}
+
+/// The `destination × label` matrix of forbidden argument labels.
+///
+/// A cut `forbid args >= L at O` applies to a declared destination when one
+/// of the destination's external observers is in `O`; to an unknown
+/// destination every argument cut applies.
+fn forbidden_matrix(t: &Table) -> Vec<Vec<bool>> {
+    let lat = &t.lattices.args;
+    let n = lat.labels.len();
+    let row = |applies: &dyn Fn(&[u32]) -> bool| -> Vec<bool> {
+        (0..n)
+            .map(|l| {
+                let l = u32::try_from(l).unwrap_or(u32::MAX);
+                t.forbid
+                    .iter()
+                    .filter(|c| c.subject == Subject::Args && applies(&c.observers))
+                    .any(|c| lat.leq(c.label, l))
+            })
+            .collect()
+    };
+    let mut rows: Vec<Vec<bool>> = t
+        .destinations
+        .iter()
+        .map(|d| {
+            let external: Vec<u32> = d
+                .observers
+                .iter()
+                .copied()
+                .filter(|o| t.observers.get(*o as usize).is_none_or(|ob| ob.locality == Locality::External))
+                .collect();
+            row(&|obs: &[u32]| obs.iter().any(|o| external.contains(o)))
+        })
+        .collect();
+    rows.push(row(&|_| true));
+    rows
+}

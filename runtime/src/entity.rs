@@ -1,0 +1,112 @@
+//! Recognisers for the entity kinds of `entity <kind> -> <label>` rules and
+//! `redact entity <kind>` steps.
+//!
+//! Each kind is one hand-written regular expression, compiled once per
+//! [`crate::Engine`]. They aim at high recall on the shapes agents actually
+//! put into tool arguments (US and international phone numbers, ISO and
+//! written dates, SSN-like identifiers, ...) rather than at validating them:
+//! a false positive costs a rewrite, a false negative leaks.
+//!
+//! Where the entity is only part of the match (the name after `my name is`),
+//! the expression puts it in a group named `e`; redaction replaces only that
+//! group.
+
+use regex::Regex;
+
+use crate::table::EntityKind;
+
+/// The expression for one kind.
+#[must_use]
+pub fn pattern(kind: EntityKind) -> &'static str {
+    match kind {
+        EntityKind::Email => r"(?i)\b[a-z0-9._%+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}\b",
+        EntityKind::Phone => concat!(
+            r"(?:\+\d{1,3}[ .-]?)?(?:\(\d{2,4}\)[ .-]?|\b\d{3}[ .-])\d{3}[ .-]?\d{4}\b",
+            r"|\+\d{1,3}[ .-]?\d{2,4}[ .-]?\d{3,4}[ .-]?\d{3,4}\b",
+            r"|\b\d{3}\.\d{3}\.\d{4}\b"
+        ),
+        EntityKind::PersonName => concat!(
+            r"\b(?:Dr|Mr|Mrs|Ms|Mx|Prof)\.?\s+(?P<e>[A-Z][a-zA-Z'-]+(?:\s+[A-Z][a-zA-Z'-]+)?)",
+            r"|(?i:\bmy\s+name\s+is|\bname\s*:)\s+(?P<e2>[A-Za-z][a-zA-Z'-]+(?:\s+[A-Z][a-zA-Z'-]+)?)"
+        ),
+        EntityKind::Date => concat!(
+            r"(?i)\b\d{4}-\d{1,2}-\d{1,2}\b",
+            r"|\b\d{1,2}/\d{1,2}/\d{2,4}\b",
+            r"|\b\d{1,2}\.\d{1,2}\.\d{4}\b",
+            r"|\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?\s+\d{1,2}(?:st|nd|rd|th)?(?:,?\s+\d{4})?\b",
+            r"|\b\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b(?:,?\s+\d{4}\b)?"
+        ),
+        EntityKind::Time => concat!(
+            r"(?i)\b(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:\.\d+)?)?(?:\s?[ap]\.?m\b\.?)?",
+            r"|\b(?:1[0-2]|0?[1-9])\s?[ap]\.?m\b\.?"
+        ),
+        EntityKind::Money => concat!(
+            r"(?i)[$€£¥]\s?\d[\d,]*(?:\.\d+)?(?:\s?(?:k|m|bn|thousand|million|billion)\b)?",
+            r"|\b\d[\d,]*(?:\.\d+)?\s?(?:k\s)?(?:usd|eur|gbp|dollars?|euros?|pounds?|bucks)\b"
+        ),
+        EntityKind::GovId => concat!(
+            r"\b\d{3}-\d{2}-\d{4}\b",
+            r"|\b[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z] ?\d{2} ?\d{2} ?\d{2} ?[A-D]\b",
+            r"|(?i:\b(?:ssn|social security(?: number)?|passport(?: number| no\.?)?|national id|tax id|driver'?s licen[cs]e(?: number)?)\s*[:#]?\s*)(?P<e>[A-Z0-9][A-Z0-9-]{4,})\b"
+        ),
+        EntityKind::Address => concat!(
+            r"(?i)\b\d{1,6}\s+(?:[a-z0-9.'-]+\s+){0,4}",
+            r"(?:street|st|avenue|ave|road|rd|boulevard|blvd|lane|ln|drive|dr|court|ct|way|place|pl|terrace|parkway|pkwy|highway|hwy|square|sq|circle|cir)\b\.?"
+        ),
+        EntityKind::Url => r#"(?i)\b(?:https?|ftp)://[^\s<>"']+|\bwww\.[^\s<>"']+"#,
+        EntityKind::Ip => concat!(
+            r"\b(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\b",
+            r"|(?i)\b(?:[0-9a-f]{1,4}:){7}[0-9a-f]{1,4}\b",
+            r"|(?i)\b(?:[0-9a-f]{1,4}:){1,6}:(?:[0-9a-f]{1,4}:?){0,6}[0-9a-f]{1,4}\b"
+        ),
+    }
+}
+
+/// The compiled recognisers, one per kind.
+#[derive(Debug, Clone)]
+pub struct Recognisers {
+    by_kind: Vec<(EntityKind, Regex)>,
+}
+
+impl Recognisers {
+    /// Compile every recogniser.
+    ///
+    /// # Errors
+    ///
+    /// The first kind whose expression does not compile (a bug, caught by tests).
+    pub fn new() -> Result<Recognisers, EntityKind> {
+        let mut by_kind = Vec::with_capacity(EntityKind::ALL.len());
+        for kind in EntityKind::ALL {
+            let re = Regex::new(pattern(kind)).map_err(|_| kind)?;
+            by_kind.push((kind, re));
+        }
+        Ok(Recognisers { by_kind })
+    }
+
+    fn regex(&self, kind: EntityKind) -> Option<&Regex> {
+        self.by_kind.iter().find(|(k, _)| *k == kind).map(|(_, r)| r)
+    }
+
+    /// Whether `text` contains an entity of `kind`. Fails closed: a missing
+    /// recogniser reports a match.
+    #[must_use]
+    pub fn is_match(&self, kind: EntityKind, text: &str) -> bool {
+        self.regex(kind).is_none_or(|r| r.is_match(text))
+    }
+
+    /// Byte ranges of the entities of `kind` in `text`, in order, non-overlapping.
+    #[must_use]
+    pub fn find(&self, kind: EntityKind, text: &str) -> Vec<std::ops::Range<usize>> {
+        let Some(re) = self.regex(kind) else {
+            return vec![0..text.len()];
+        };
+        re.captures_iter(text)
+            .filter_map(|c| {
+                c.name("e")
+                    .or_else(|| c.name("e2"))
+                    .or_else(|| c.get(0))
+                    .map(|m| m.range())
+            })
+            .collect()
+    }
+}

@@ -1,0 +1,502 @@
+//! The monitor: complete mediation by construction (assumption A1).
+//!
+//! Events move `Issued -> Decided -> Dispatched -> Completed`, each state a
+//! distinct type:
+//!
+//! ```text
+//! ProposedEvent --issue--> Issued --decide--> Decided --into_outcome--> Outcome
+//!   Outcome::Dispatch(DispatchTicket) --dispatch--> Dispatched --complete--> Completed
+//!   Outcome::Shadowed(Shadowed)     substitute result, nothing left the boundary
+//!   Outcome::Deferred(Deferred)     queued on its branch: promote or abandon
+//!   Outcome::Blocked(Denial)        dropped
+//! ```
+//!
+//! Only the monitor constructs a [`DispatchTicket`] (no public constructor,
+//! private fields), and only for ALLOW or a REWRITE whose output re-labels
+//! below the cut; the call payload ([`ToolCall`]) is reachable only from a
+//! [`Dispatched`], which only a ticket turns into. Skipping a state does not
+//! compile; handing back a value from an earlier task is an error.
+//!
+//! Fail-closed rules: an event the table cannot place (unknown mode, NaN
+//! confidence) is BLOCKed; unknown tools and destinations and missing labels
+//! go through the table's `<unknown>`/`<missing>` values, which the compiler
+//! proves never reach ALLOW; a rewrite that leaves a field at or above the cut,
+//! a SHADOW without a registered substitute, and an audit sink failure all end
+//! in DEFER (speculative events) or BLOCK (committed ones; audit failures
+//! always BLOCK).
+//!
+//! Budgets count tickets handed out (ALLOW or successful REWRITE) whose
+//! pre-rewrite label meets the budget's condition, when the ticket is handed
+//! out rather than when the embedder dispatches, so holding tickets cannot
+//! overrun a budget. They reset at `end_task`.
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
+
+use serde_json::Value;
+
+use crate::audit::{AuditRecord, AuditSink, FieldLabel, Stage};
+use crate::decide::{LabelsIn, Query};
+use crate::engine::{Engine, Rewritten};
+use crate::error::{DecideError, LoadError, MonitorError};
+use crate::label::Labels;
+use crate::table::{Action, OnPromote, Subject, Table, MISSING, UNKNOWN};
+
+pub use crate::state::{
+    Completed, Decided, Deferred, Denial, DispatchTicket, Dispatched, Issued, Outcome, Promoted, ProposedEvent,
+    Reason, Shadowed, ToolCall,
+};
+use crate::state::{Pending, ShadowPending};
+
+/// A trusted local substitute: a function of the call that never touches an
+/// external observer.
+pub type SubstituteFn = Box<dyn Fn(&ToolCall) -> Value + Send + Sync>;
+
+struct Task {
+    id: String,
+    used: Vec<u32>,
+    deferred: Vec<Pending>,
+    shadowed: Vec<ShadowPending>,
+}
+
+/// The runtime monitor of one agent session.
+pub struct Monitor {
+    engine: Arc<Engine>,
+    sink: Box<dyn AuditSink + Send>,
+    substitutes: HashMap<String, SubstituteFn>,
+    task: Option<Task>,
+    generation: u64,
+    next_seq: u64,
+}
+
+impl std::fmt::Debug for Monitor {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Monitor")
+            .field("contract", &self.engine.table().contract)
+            .field("task", &self.task.as_ref().map(|t| t.id.as_str()))
+            .field("next_seq", &self.next_seq)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Monitor {
+    /// A monitor over a table, recording to `sink`.
+    ///
+    /// # Errors
+    ///
+    /// The table's labeler does not compile or has no `committed` mode.
+    pub fn new(table: Arc<Table>, sink: Box<dyn AuditSink + Send>) -> Result<Monitor, LoadError> {
+        Ok(Monitor::with_engine(Arc::new(Engine::new(table)?), sink))
+    }
+
+    /// A monitor over an already compiled engine (shared between sessions).
+    #[must_use]
+    pub fn with_engine(engine: Arc<Engine>, sink: Box<dyn AuditSink + Send>) -> Monitor {
+        Monitor {
+            engine,
+            sink,
+            substitutes: HashMap::new(),
+            task: None,
+            generation: 0,
+            next_seq: 0,
+        }
+    }
+
+    /// The engine.
+    #[must_use]
+    pub fn engine(&self) -> &Arc<Engine> {
+        &self.engine
+    }
+
+    /// Register the implementation of a substitute named in the table.
+    pub fn register_substitute(&mut self, name: impl Into<String>, f: SubstituteFn) {
+        self.substitutes.insert(name.into(), f);
+    }
+
+    /// Start a task: fresh budgets, empty queues.
+    ///
+    /// # Errors
+    ///
+    /// [`MonitorError::TaskActive`] if a task is already running.
+    pub fn begin_task(&mut self, task_id: impl Into<String>) -> Result<(), MonitorError> {
+        if self.task.is_some() {
+            return Err(MonitorError::TaskActive);
+        }
+        self.generation += 1;
+        self.task = Some(Task {
+            id: task_id.into(),
+            used: vec![0; self.engine.table().budgets.len()],
+            deferred: Vec::new(),
+            shadowed: Vec::new(),
+        });
+        Ok(())
+    }
+
+    /// End the task: abandon every branch still pending, reset budgets, and
+    /// scrub raw arguments from the audit sink when the policy says so.
+    /// Returns how many pending events were dropped.
+    ///
+    /// # Errors
+    ///
+    /// [`MonitorError::NoTask`], or the sink failed to record or scrub.
+    pub fn end_task(&mut self) -> Result<usize, MonitorError> {
+        let branches: Vec<String> = {
+            let task = self.task.as_ref().ok_or(MonitorError::NoTask)?;
+            let mut b: Vec<String> = task.deferred.iter().map(|p| p.event.branch.clone()).collect();
+            b.extend(task.shadowed.iter().map(|s| s.event.branch.clone()));
+            b.sort();
+            b.dedup();
+            b
+        };
+        let mut dropped = 0;
+        for b in branches {
+            dropped += self.abandon(&b)?;
+        }
+        let task = self.task.take().ok_or(MonitorError::NoTask)?;
+        if self.engine.table().audit.scrub_after_commit && self.audits() {
+            self.sink.scrub(&task.id)?;
+        }
+        Ok(dropped)
+    }
+
+    /// Times budget `i` has been charged in this task.
+    #[must_use]
+    pub fn budget_used(&self, i: usize) -> Option<u32> {
+        self.task.as_ref().and_then(|t| t.used.get(i).copied())
+    }
+
+    /// Events waiting on a branch (deferred or shadowed).
+    #[must_use]
+    pub fn pending(&self, branch: &str) -> usize {
+        self.task.as_ref().map_or(0, |t| {
+            t.deferred.iter().filter(|p| p.event.branch == branch).count()
+                + t.shadowed.iter().filter(|s| s.event.branch == branch).count()
+        })
+    }
+
+    /// Take in a proposed event. Nothing about it is recorded yet.
+    ///
+    /// # Errors
+    ///
+    /// [`MonitorError::NoTask`] outside a task.
+    pub fn issue(&mut self, event: ProposedEvent) -> Result<Issued, MonitorError> {
+        if self.task.is_none() {
+            return Err(MonitorError::NoTask);
+        }
+        let seq = self.next_seq;
+        self.next_seq += 1;
+        Ok(Issued::new(seq, self.generation, event))
+    }
+
+    /// Decide an issued event.
+    ///
+    /// # Errors
+    ///
+    /// [`MonitorError::StaleEvent`] for an event of an earlier task;
+    /// [`MonitorError::NoTask`] outside a task.
+    pub fn decide(&mut self, issued: Issued) -> Result<Decided, MonitorError> {
+        let (seq, generation, event) = issued.into_parts();
+        if generation != self.generation {
+            return Err(MonitorError::StaleEvent { seq });
+        }
+        self.decide_event(seq, event)
+    }
+
+    /// `issue` then `decide`.
+    ///
+    /// # Errors
+    ///
+    /// As [`Monitor::issue`].
+    pub fn submit(&mut self, event: ProposedEvent) -> Result<Decided, MonitorError> {
+        let issued = self.issue(event)?;
+        self.decide(issued)
+    }
+
+    /// Record that a dispatched call completed.
+    ///
+    /// # Errors
+    ///
+    /// [`MonitorError::StaleEvent`] for a call of an earlier task;
+    /// [`MonitorError::NoTask`] outside a task.
+    pub fn complete(&mut self, dispatched: Dispatched) -> Result<Completed, MonitorError> {
+        if dispatched.generation() != self.generation || self.task.is_none() {
+            return Err(MonitorError::StaleEvent { seq: dispatched.seq() });
+        }
+        let rec = self.record_base(dispatched.seq(), dispatched.branch(), dispatched.tool(), dispatched.destination_id(), dispatched.mode(), Stage::Completed);
+        if self.audits() {
+            self.sink.record(&rec)?;
+        }
+        Ok(dispatched.complete())
+    }
+
+    /// Promote a branch: re-decide its deferred events as `committed` with
+    /// confidence 1.0, and resolve its shadowed events as their substitute
+    /// says (reuse the local result, or re-decide as committed).
+    ///
+    /// # Errors
+    ///
+    /// [`MonitorError::NoTask`] outside a task.
+    pub fn promote(&mut self, branch: &str) -> Result<Vec<Promoted>, MonitorError> {
+        let task = self.task.as_mut().ok_or(MonitorError::NoTask)?;
+        let (deferred, keep): (Vec<Pending>, Vec<Pending>) =
+            std::mem::take(&mut task.deferred).into_iter().partition(|p| p.event.branch == branch);
+        task.deferred = keep;
+        let (shadowed, keep): (Vec<ShadowPending>, Vec<ShadowPending>) =
+            std::mem::take(&mut task.shadowed).into_iter().partition(|s| s.event.branch == branch);
+        task.shadowed = keep;
+        let mut work: Vec<(u64, Option<Pending>, Option<ShadowPending>)> =
+            deferred.into_iter().map(|p| (p.seq, Some(p), None)).collect();
+        work.extend(shadowed.into_iter().map(|s| (s.seq, None, Some(s))));
+        work.sort_by_key(|(seq, _, _)| *seq);
+        let committed = self.committed_name();
+        let mut out = Vec::with_capacity(work.len());
+        for (seq, pending, shadow) in work {
+            match (pending, shadow) {
+                (Some(p), _) => {
+                    let mut ev = p.event;
+                    ev.mode.clone_from(&committed);
+                    ev.confidence = 1.0;
+                    out.push(Promoted::Decided(self.decide_event(seq, ev)?));
+                }
+                (None, Some(s)) => match s.on_promote {
+                    OnPromote::Reuse => out.push(Promoted::Reused(s.result)),
+                    OnPromote::Reissue => {
+                        let mut ev = s.event;
+                        ev.mode.clone_from(&committed);
+                        ev.confidence = 1.0;
+                        out.push(Promoted::Decided(self.decide_event(seq, ev)?));
+                    }
+                },
+                (None, None) => {}
+            }
+        }
+        Ok(out)
+    }
+
+    /// Abandon a branch: drop its deferred and shadowed events with no
+    /// external dispatch. Returns how many were dropped.
+    ///
+    /// # Errors
+    ///
+    /// [`MonitorError::NoTask`] outside a task, or the sink failed.
+    pub fn abandon(&mut self, branch: &str) -> Result<usize, MonitorError> {
+        let task = self.task.as_mut().ok_or(MonitorError::NoTask)?;
+        let mut dropped: Vec<(u64, String, String, String)> = Vec::new();
+        task.deferred.retain(|p| {
+            let keep = p.event.branch != branch;
+            if !keep {
+                dropped.push((p.seq, p.event.tool.clone(), p.event.destination.clone(), p.event.mode.clone()));
+            }
+            keep
+        });
+        task.shadowed.retain(|s| {
+            let keep = s.event.branch != branch;
+            if !keep {
+                dropped.push((s.seq, s.event.tool.clone(), s.event.destination.clone(), s.event.mode.clone()));
+            }
+            keep
+        });
+        if self.audits() {
+            for (seq, tool, dest, mode) in &dropped {
+                let d = self.engine.decider().destination_id(dest);
+                let rec = self.record_base(*seq, branch, tool, d, mode, Stage::Abandoned);
+                self.sink.record(&rec)?;
+            }
+        }
+        Ok(dropped.len())
+    }
+
+    fn committed_name(&self) -> String {
+        let id = self.engine.committed_mode() as usize;
+        self.engine
+            .table()
+            .dimensions
+            .get(2)
+            .and_then(|d| d.values.get(id))
+            .cloned()
+            .unwrap_or_else(|| "committed".to_owned())
+    }
+
+    fn audits(&self) -> bool {
+        !self.engine.table().audit.sinks.is_empty()
+    }
+
+    fn record_base(&self, seq: u64, branch: &str, tool: &str, dest: Option<u32>, mode: &str, stage: Stage) -> AuditRecord {
+        let t = self.engine.table();
+        AuditRecord {
+            task: self.task.as_ref().map(|t| t.id.clone()).unwrap_or_default(),
+            branch: branch.to_owned(),
+            seq,
+            stage,
+            tool: if self.engine.decider().tool_id(tool).is_some() { tool.to_owned() } else { UNKNOWN.to_owned() },
+            destination: dest
+                .and_then(|d| t.destinations.get(d as usize))
+                .map_or_else(|| UNKNOWN.to_owned(), |d| d.name.clone()),
+            mode: mode.to_owned(),
+            action: None,
+            rule_id: None,
+            rule_name: None,
+            reason: None,
+            labels: Vec::new(),
+            arg_label: None,
+            dest_label: None,
+            transformed: BTreeMap::new(),
+            raw_args: None,
+        }
+    }
+
+    fn budgets_exhausted(&self) -> Vec<bool> {
+        let t = self.engine.table();
+        let used = self.task.as_ref().map(|t| t.used.as_slice()).unwrap_or(&[]);
+        t.budgets
+            .iter()
+            .enumerate()
+            .map(|(i, b)| used.get(i).is_none_or(|u| *u >= b.limit))
+            .collect()
+    }
+
+    /// Does this event's pre-rewrite labelling count against budget `b`?
+    fn counts(&self, b: usize, labels: &Labels) -> bool {
+        let t = self.engine.table();
+        let Some(budget) = t.budgets.get(b) else { return true };
+        let (lat, l) = match budget.subject {
+            Subject::Args => (&t.lattices.args, labels.args),
+            Subject::Destination => (&t.lattices.destination, labels.destination),
+        };
+        l.is_none_or(|l| lat.leq(budget.at_least, l))
+    }
+
+    /// The whole decision path for one event.
+    fn decide_event(&mut self, seq: u64, event: ProposedEvent) -> Result<Decided, MonitorError> {
+        let engine = Arc::clone(&self.engine);
+        let decider = engine.decider();
+        let tool = decider.tool_id(&event.tool);
+        let dest = decider.destination_id(&event.destination);
+        let labels = engine.labeler().label(&event.args, dest, &event.destination);
+        let exhausted = self.budgets_exhausted();
+        let field_refs: Vec<(&str, u32)> = labels.fields.iter().map(|(n, l)| (n.as_str(), *l)).collect();
+        let query = Query {
+            tool: &event.tool,
+            destination: &event.destination,
+            mode: &event.mode,
+            confidence: event.confidence,
+            labels: LabelsIn { args: labels.args, destination: labels.destination, fields: &field_refs },
+            budgets_exhausted: &exhausted,
+        };
+        let speculative = decider.mode_id(&event.mode) != Some(engine.committed_mode());
+        let (decision, invalid) = match decider.point_resolved(tool, dest, &query) {
+            Ok(p) => (decider.decide_point(&p), None),
+            Err(e) => (crate::decide::Decision::fail_closed(), Some(e)),
+        };
+        let mut reason = invalid.map_or(Reason::Rule, Reason::InvalidEvent);
+        let mut action = decision.action;
+        let mut transformed = BTreeMap::new();
+        let mut outgoing_args = None;
+        let mut shadow: Option<(String, OnPromote, Value)> = None;
+        let fallback = if speculative { Action::Defer } else { Action::Block };
+        match decision.action {
+            Action::Allow => outgoing_args = Some(event.args.clone()),
+            Action::Rewrite => match engine.rewrite(tool, dest, decision.transforms, &event.args, &labels) {
+                Rewritten::Done { args, fields, .. } => {
+                    if let Value::Object(map) = &args {
+                        for f in &fields {
+                            if let Some(v) = map.get(f) {
+                                transformed.insert(f.clone(), v.clone());
+                            }
+                        }
+                    }
+                    outgoing_args = Some(args);
+                }
+                Rewritten::Insufficient { fields } => {
+                    action = fallback;
+                    reason = Reason::RewriteInsufficient { fields };
+                }
+            },
+            Action::Shadow => {
+                let t = engine.table();
+                let sub = decision
+                    .substitute
+                    .or_else(|| tool.and_then(|i| t.tools.get(i as usize)).and_then(|x| x.substitute))
+                    .and_then(|s| t.substitutes.get(s as usize));
+                match sub.and_then(|s| self.substitutes.get(&s.name).map(|f| (s, f))) {
+                    Some((s, f)) => {
+                        let call = ToolCall::new(event.tool.clone(), event.destination.clone(), event.args.clone());
+                        shadow = Some((s.name.clone(), s.on_promote, f(&call)));
+                    }
+                    None => {
+                        action = fallback;
+                        reason = Reason::NoSubstitute;
+                    }
+                }
+            }
+            Action::Defer | Action::Block => {}
+        }
+        // Audit before anything leaves: a failed record blocks the event.
+        let t = engine.table();
+        let mut rec = self.record_base(seq, &event.branch, &event.tool, dest, &event.mode, Stage::Decided);
+        rec.action = Some(action);
+        rec.rule_id = Some(decision.rule_id);
+        rec.rule_name = Some(decision.rule_name.to_owned());
+        rec.reason = Some(reason.code().to_owned());
+        rec.labels = labels
+            .fields
+            .iter()
+            .map(|(f, l)| FieldLabel { field: f.clone(), label: t.lattices.args.label_name(*l).unwrap_or(MISSING).to_owned() })
+            .collect();
+        rec.arg_label = Some(labels.args.and_then(|l| t.lattices.args.label_name(l)).unwrap_or(MISSING).to_owned());
+        rec.dest_label = Some(labels.destination.and_then(|l| t.lattices.destination.label_name(l)).unwrap_or(MISSING).to_owned());
+        if outgoing_args.is_some() {
+            rec.transformed = transformed;
+        }
+        if t.audit.raw_args && !speculative {
+            rec.raw_args = Some(event.args.clone());
+        }
+        if self.audits() && self.sink.record(&rec).is_err() {
+            action = Action::Block;
+            reason = Reason::AuditFailed;
+            outgoing_args = None;
+            shadow = None;
+        }
+        let decided_rule_name = decision.rule_name.to_owned();
+        let rule_id = decision.rule_id;
+        let outcome = match (action, outgoing_args, shadow) {
+            (Action::Allow | Action::Rewrite, Some(args), _) => {
+                let task = self.task.as_mut().ok_or(MonitorError::NoTask)?;
+                let charge: Vec<bool> = (0..task.used.len()).map(|b| self.counts_static(b, &labels)).collect();
+                let task = self.task.as_mut().ok_or(MonitorError::NoTask)?;
+                for (u, c) in task.used.iter_mut().zip(charge) {
+                    if c {
+                        *u = u.saturating_add(1);
+                    }
+                }
+                let call = ToolCall::new(event.tool.clone(), event.destination.clone(), args);
+                Outcome::Dispatch(DispatchTicket::new(seq, self.generation, event.branch.clone(), event.mode.clone(), dest, call))
+            }
+            (Action::Shadow, _, Some((name, on_promote, result))) => {
+                let shadowed = Shadowed::new(seq, name, result);
+                let task = self.task.as_mut().ok_or(MonitorError::NoTask)?;
+                task.shadowed.push(ShadowPending { seq, event: event.clone(), on_promote, result: shadowed.clone() });
+                Outcome::Shadowed(shadowed)
+            }
+            (Action::Defer, _, _) => {
+                let task = self.task.as_mut().ok_or(MonitorError::NoTask)?;
+                let branch = event.branch.clone();
+                task.deferred.push(Pending { seq, event });
+                Outcome::Deferred(Deferred::new(seq, branch))
+            }
+            _ => {
+                if matches!(reason, Reason::Rule) && action != Action::Block {
+                    // An action without its payload cannot happen; block.
+                    reason = Reason::InvalidEvent(DecideError::LabelOutOfRange);
+                }
+                action = Action::Block;
+                Outcome::Blocked(Denial::new(seq, reason.clone()))
+            }
+        };
+        Ok(Decided::new(seq, action, rule_id, decided_rule_name, reason, outcome))
+    }
+
+    fn counts_static(&self, b: usize, labels: &Labels) -> bool {
+        self.counts(b, labels)
+    }
+}

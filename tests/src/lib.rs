@@ -1,0 +1,1 @@
+//! Shared harness for stpc's cross-crate tests.
