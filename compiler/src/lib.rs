@@ -18,10 +18,16 @@
 //! files.
 
 pub mod diagnostics;
+pub mod fmt;
+pub mod check;
+pub mod hir;
+pub mod resolve;
 pub mod source;
 pub mod syntax;
 
 pub use diagnostics::{Code, Diagnostic, Diagnostics, Label, Severity};
+pub use resolve::{Loader, NoFiles};
+pub use fmt::format;
 pub use source::{FileId, Loc, SourceMap, Span};
 
 /// Parses every file in the map, reporting into `diagnostics`.
@@ -31,6 +37,29 @@ pub fn parse_all(map: &SourceMap, diagnostics: &mut Diagnostics) -> Vec<(FileId,
     map.iter()
         .filter_map(|(id, file)| syntax::parse(id, file.text(), diagnostics).map(|ast| (id, ast)))
         .collect()
+}
+
+/// Parses, resolves and checks the root files, reporting into `diagnostics`.
+///
+/// Imports are loaded through `loader` (relative files) or from the embedded
+/// standard library (`use std::...`) and added to `map`, so diagnostics can
+/// point into them. Returns the best program the checker could build; it is
+/// fit for lowering only when `diagnostics` holds no errors.
+pub fn check(
+    map: &mut SourceMap,
+    roots: &[FileId],
+    loader: &mut dyn Loader,
+    diagnostics: &mut Diagnostics,
+) -> hir::Program {
+    let parsed: Vec<(FileId, syntax::ast::File)> = roots
+        .iter()
+        .filter_map(|id| {
+            let text = map.get(*id)?.text().to_string();
+            syntax::parse(*id, &text, diagnostics).map(|ast| (*id, ast))
+        })
+        .collect();
+    let resolved = resolve::resolve(map, parsed, loader, diagnostics);
+    check::check(&resolved, diagnostics)
 }
 
 /// The long-form explanation of a code, such as `E0102`.

@@ -5,12 +5,15 @@
 //! [`Point`] is a few hash lookups and a short scan of the confidence cuts,
 //! and deciding is then one array lookup per dimension in the diagram.
 //!
-//! The maps use [`FxBuildHasher`], a multiply-rotate hasher over 8-byte words
-//! (the scheme of rustc's `FxHasher`), instead of std's SipHash: the keys are a
-//! few dozen names fixed by the table, the looked-up strings cannot insert
-//! anything, so HashDoS resistance buys nothing, and SipHash alone would cost
-//! about a third of the 60 ns decision budget. Writing the 20 lines here avoids
-//! a dependency.
+//! Name lookups go through [`NameIndex`]: a linear scan for up to
+//! [`SMALL_INDEX`] names (a contract names a handful of tools, destinations
+//! and modes; comparing lengths first, a miss costs about a nanosecond per
+//! name, while hashing a 10-byte name alone measured 11 ns here), and past
+//! that a hash map with [`FxBuildHasher`], a multiply-rotate hasher over
+//! 8-byte words (the scheme of rustc's `FxHasher`), instead of std's SipHash:
+//! the keys are names fixed by the table and looked-up strings cannot insert
+//! anything, so HashDoS resistance buys nothing. Writing the 20 lines of the
+//! hasher here avoids a dependency.
 //!
 //! Unknown tools and destinations map to the `<unknown>` value; a label not
 //! supplied maps to `<missing>`; an unknown mode, a NaN confidence or a
@@ -77,8 +80,55 @@ impl Hasher for FxHasher {
 /// `BuildHasher` for [`FxHasher`].
 pub type FxBuildHasher = BuildHasherDefault<FxHasher>;
 
-/// Name → value id map used for every string lookup on the decision path.
+/// Name → value id map used by [`NameIndex`] for large name sets.
 pub type NameMap = HashMap<Box<str>, u32, FxBuildHasher>;
+
+/// Up to this many names, [`NameIndex`] scans instead of hashing.
+pub const SMALL_INDEX: usize = 24;
+
+/// Name → value id lookup used for every string lookup on the decision path.
+#[derive(Debug, Clone)]
+pub enum NameIndex {
+    /// A short list, scanned in order (first insertion of a name wins).
+    Small(Vec<(Box<str>, u32)>),
+    /// A hash map for many names.
+    Large(NameMap),
+}
+
+impl NameIndex {
+    /// Build from `(name, id)` pairs; a later pair with an equal name wins.
+    #[must_use]
+    pub fn new(pairs: Vec<(Box<str>, u32)>) -> NameIndex {
+        let mut map = NameMap::default();
+        for (k, v) in &pairs {
+            map.insert(k.clone(), *v);
+        }
+        if map.len() <= SMALL_INDEX {
+            // Deduplicate keeping the last value, as the map did.
+            let mut small: Vec<(Box<str>, u32)> = Vec::with_capacity(map.len());
+            for (k, _) in &pairs {
+                if !small.iter().any(|(s, _)| s == k) {
+                    if let Some(v) = map.get(k) {
+                        small.push((k.clone(), *v));
+                    }
+                }
+            }
+            NameIndex::Small(small)
+        } else {
+            NameIndex::Large(map)
+        }
+    }
+
+    /// The id of `name`.
+    #[inline]
+    #[must_use]
+    pub fn get(&self, name: &str) -> Option<u32> {
+        match self {
+            NameIndex::Small(v) => v.iter().find(|(k, _)| &**k == name).map(|(_, id)| *id),
+            NameIndex::Large(m) => m.get(name).copied(),
+        }
+    }
+}
 
 /// A point of the abstract domain: one value id per dimension, stored inline.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
@@ -177,9 +227,9 @@ impl<'t> Decision<'t> {
 /// Precomputed lookups over one table.
 pub struct Decider {
     table: Arc<Table>,
-    tools: NameMap,
-    destinations: NameMap,
-    modes: NameMap,
+    tools: NameIndex,
+    destinations: NameIndex,
+    modes: NameIndex,
     unknown_tool: u32,
     unknown_destination: u32,
     missing_arg: u32,
@@ -187,6 +237,84 @@ pub struct Decider {
     cuts: Vec<f64>,
     budgets: usize,
     fields: Vec<Box<str>>,
+    /// The diagram flattened into one array (see [`flatten`]).
+    flat: Vec<u32>,
+    /// Encoded root: an offset into `flat`, or `LEAF | cell`.
+    root: u32,
+    /// Memoised walk over the first three dimensions (tool, destination,
+    /// mode): `prefix[(t * D + d) * M + m]` is the encoded node the walk
+    /// reaches; empty when the product is larger than [`PREFIX_LIMIT`].
+    prefix: Vec<u32>,
+    /// `(T, D, M)`: value counts of the first three dimensions.
+    prefix_dims: (usize, usize, usize),
+}
+
+/// The largest prefix cache built (entries of 4 bytes).
+pub const PREFIX_LIMIT: usize = 1 << 16;
+
+/// An encoded node that is a leaf pointing at no cell: fails closed.
+const INVALID: u32 = u32::MAX;
+
+/// Tag bit of an encoded leaf in the flattened diagram.
+const LEAF: u32 = 1 << 31;
+
+/// Walk the flattened diagram over dimensions 0 to 2 only, stopping at the
+/// first node that tests a later dimension; [`INVALID`] on inconsistency.
+fn walk_prefix(flat: &[u32], mut at: u32, values: [u32; 3]) -> u32 {
+    for _ in 0..4 {
+        if at & LEAF != 0 {
+            return at;
+        }
+        let base = at as usize;
+        let (Some(dim), Some(n)) = (flat.get(base), flat.get(base + 1)) else { return INVALID };
+        let Some(v) = values.get(*dim as usize) else { return at };
+        if v >= n {
+            return INVALID;
+        }
+        let Some(next) = flat.get(base + 2 + *v as usize) else { return INVALID };
+        at = *next;
+    }
+    INVALID
+}
+
+/// Flatten the diagram for cache-friendly evaluation: a branch becomes
+/// `[dim, n, child_0, ..., child_{n-1}]` at some offset, and every reference
+/// to a node is either that offset or `LEAF | cell` for a leaf, so a walk is
+/// one load of the dimension and one of the child per level, all in one
+/// allocation. `None` when the diagram is malformed or too large to encode,
+/// in which case every decision fails closed.
+fn flatten(t: &Table) -> Option<(Vec<u32>, u32)> {
+    use crate::table::Node;
+    let nodes = &t.diagram.nodes;
+    let mut offsets = Vec::with_capacity(nodes.len());
+    let mut size = 0usize;
+    for n in nodes {
+        match n {
+            Node::Leaf { cell } => {
+                if *cell & LEAF != 0 {
+                    return None;
+                }
+                offsets.push(LEAF | *cell);
+            }
+            Node::Branch { children, .. } => {
+                let off = u32::try_from(size).ok().filter(|o| o & LEAF == 0)?;
+                offsets.push(off);
+                size += 2 + children.len();
+            }
+        }
+    }
+    let enc = |i: u32| offsets.get(i as usize).copied();
+    let mut flat = Vec::with_capacity(size);
+    for n in nodes {
+        if let Node::Branch { dim, children } = n {
+            flat.push(u32::from(*dim));
+            flat.push(u32::try_from(children.len()).ok()?);
+            for c in children {
+                flat.push(enc(*c)?);
+            }
+        }
+    }
+    Some((flat, enc(t.diagram.root)?))
 }
 
 impl std::fmt::Debug for Decider {
@@ -204,29 +332,29 @@ impl Decider {
     /// an unvalidated table is still safe (every miss fails closed).
     #[must_use]
     pub fn new(table: Arc<Table>) -> Decider {
-        let mut tools = NameMap::default();
-        for (i, t) in table.tools.iter().enumerate() {
-            tools.insert(t.name.as_str().into(), len_u32(i));
-        }
-        let mut destinations = NameMap::default();
-        // Names win over addresses: insert addresses first, then names.
+        let tools = NameIndex::new(
+            table.tools.iter().enumerate().map(|(i, t)| (t.name.as_str().into(), len_u32(i))).collect(),
+        );
+        let mut dest_pairs: Vec<(Box<str>, u32)> = Vec::new();
+        // Names win over addresses: addresses first, then names (later wins).
         for (i, d) in table.destinations.iter().enumerate() {
             if d.address.kind != AddressKind::Url {
-                destinations.insert(d.address.value.to_ascii_lowercase().into(), len_u32(i));
-                destinations.insert(d.address.value.as_str().into(), len_u32(i));
+                dest_pairs.push((d.address.value.as_str().into(), len_u32(i)));
+                dest_pairs.push((d.address.value.to_ascii_lowercase().into(), len_u32(i)));
             }
         }
         for (i, d) in table.destinations.iter().enumerate() {
-            destinations.insert(d.name.as_str().into(), len_u32(i));
+            dest_pairs.push((d.name.as_str().into(), len_u32(i)));
         }
-        let mut modes = NameMap::default();
+        let destinations = NameIndex::new(dest_pairs);
+        let mut mode_pairs = Vec::new();
         let mut cuts = Vec::new();
         let mut fields = Vec::new();
         for d in &table.dimensions {
             match &d.kind {
                 DimensionKind::Mode => {
                     for (i, m) in d.values.iter().enumerate() {
-                        modes.insert(m.as_str().into(), len_u32(i));
+                        mode_pairs.push((m.as_str().into(), len_u32(i)));
                     }
                 }
                 DimensionKind::Confidence { cuts: c } => cuts.clone_from(c),
@@ -234,7 +362,27 @@ impl Decider {
                 _ => {}
             }
         }
+        let modes = NameIndex::new(mode_pairs);
+        let (flat, root) = flatten(&table).unwrap_or((Vec::new(), INVALID));
+        let count = |i: usize| table.dimensions.get(i).map_or(0, |d| d.values.len());
+        let prefix_dims = (count(0), count(1), count(2));
+        let size = prefix_dims.0.saturating_mul(prefix_dims.1).saturating_mul(prefix_dims.2);
+        let mut prefix = Vec::new();
+        if size <= PREFIX_LIMIT {
+            prefix.reserve(size);
+            for t in 0..prefix_dims.0 {
+                for d in 0..prefix_dims.1 {
+                    for m in 0..prefix_dims.2 {
+                        prefix.push(walk_prefix(&flat, root, [len_u32(t), len_u32(d), len_u32(m)]));
+                    }
+                }
+            }
+        }
         Decider {
+            flat,
+            root,
+            prefix,
+            prefix_dims,
             unknown_tool: len_u32(table.tools.len()),
             unknown_destination: len_u32(table.destinations.len()),
             missing_arg: len_u32(table.lattices.args.labels.len()),
@@ -258,7 +406,7 @@ impl Decider {
     /// Tool id, or `None` when the table does not know the tool.
     #[must_use]
     pub fn tool_id(&self, name: &str) -> Option<u32> {
-        self.tools.get(name).copied()
+        self.tools.get(name)
     }
 
     /// Destination id for a name, host or collection, or for a URL matching
@@ -266,13 +414,13 @@ impl Decider {
     #[must_use]
     pub fn destination_id(&self, name: &str) -> Option<u32> {
         if let Some(d) = self.destinations.get(name) {
-            return Some(*d);
+            return Some(d);
         }
         // Fall back to URL globs and the host part of a URL; slow path only
         // for destinations not given by name.
         let host = crate::label::host_of(name);
         if let Some(d) = host.and_then(|h| self.destinations.get(h.to_ascii_lowercase().as_str())) {
-            return Some(*d);
+            return Some(d);
         }
         self.table.destinations.iter().position(|d| {
             d.address.kind == AddressKind::Url && crate::label::glob_match(&d.address.value, name)
@@ -282,7 +430,7 @@ impl Decider {
     /// Mode id, or `None` when the mode is not declared.
     #[must_use]
     pub fn mode_id(&self, name: &str) -> Option<u32> {
-        self.modes.get(name).copied()
+        self.modes.get(name)
     }
 
     /// Confidence interval index of `c`.
@@ -320,6 +468,15 @@ impl Decider {
     }
 
     fn point_ids(&self, tool: u32, dest: u32, q: &Query<'_>) -> Result<Point, DecideError> {
+        let mut p = Point { coords: [0; MAX_DIMS], len: 0 };
+        let n = self.fill(tool, dest, q, &mut p.coords)?;
+        p.len = u8::try_from(n).map_err(|_| DecideError::TooManyDimensions)?;
+        Ok(p)
+    }
+
+    /// Write the coordinates of a query into `coords`; returns how many.
+    #[inline]
+    fn fill(&self, tool: u32, dest: u32, q: &Query<'_>, coords: &mut [u32; MAX_DIMS]) -> Result<usize, DecideError> {
         let mode = self.mode_id(q.mode).ok_or(DecideError::UnknownMode)?;
         let label = |l: Option<u32>, missing: u32| match l {
             None => Ok(missing),
@@ -332,42 +489,86 @@ impl Decider {
         if q.budgets_exhausted.len() != self.budgets {
             return Err(DecideError::BudgetCount { expected: self.budgets, found: q.budgets_exhausted.len() });
         }
-        let mut p = Point { coords: [0; MAX_DIMS], len: 0 };
-        let fixed = [tool, dest, mode, arg, dl, conf];
-        let budgets = q.budgets_exhausted.iter().map(|b| u32::from(*b));
-        let mut n = 0usize;
-        for (slot, v) in p.coords.iter_mut().zip(fixed.into_iter().chain(budgets)) {
-            *slot = v;
+        let (fixed, rest) = coords.split_at_mut(6);
+        fixed.copy_from_slice(&[tool, dest, mode, arg, dl, conf]);
+        let mut n = 6usize;
+        let mut slots = rest.iter_mut();
+        for b in q.budgets_exhausted {
+            *slots.next().ok_or(DecideError::TooManyDimensions)? = u32::from(*b);
             n += 1;
         }
         for f in &self.fields {
             let l = q.labels.fields.iter().find(|(name, _)| *name == &**f).map(|(_, l)| *l);
-            let v = label(l, self.missing_arg)?;
-            *p.coords.get_mut(n).ok_or(DecideError::TooManyDimensions)? = v;
+            *slots.next().ok_or(DecideError::TooManyDimensions)? = label(l, self.missing_arg)?;
             n += 1;
         }
-        p.len = u8::try_from(n).map_err(|_| DecideError::TooManyDimensions)?;
-        Ok(p)
+        Ok(n)
     }
 
     /// Decide a query; any error yields the fail-closed BLOCK decision.
     #[must_use]
     pub fn decide(&self, q: &Query<'_>) -> Decision<'_> {
-        match self.point(q) {
-            Ok(p) => self.decide_point(&p),
+        let tool = self.tool_id(q.tool).unwrap_or(self.unknown_tool);
+        let dest = self.destination_id(q.destination).unwrap_or(self.unknown_destination);
+        let mut coords = [0u32; MAX_DIMS];
+        match self.fill(tool, dest, q, &mut coords) {
+            Ok(n) => self.decide_coords(coords.get(..n).unwrap_or(&[])),
             Err(_) => Decision::fail_closed(),
         }
     }
 
-    /// Decide a prepared point.
-    #[must_use]
-    pub fn decide_point(&self, p: &Point) -> Decision<'_> {
-        match self.table.evaluate_index(p) {
+    /// Where the walk starts: the memoised node after the tool, destination
+    /// and mode dimensions when the prefix cache exists, else the root.
+    #[inline]
+    fn start(&self, coords: &[u32]) -> u32 {
+        if let (false, [t, d, m, ..]) = (self.prefix.is_empty(), coords) {
+            let (t, d, m) = (*t as usize, *d as usize, *m as usize);
+            if t < self.prefix_dims.0 && d < self.prefix_dims.1 && m < self.prefix_dims.2 {
+                let i = (t * self.prefix_dims.1 + d) * self.prefix_dims.2 + m;
+                if let Some(at) = self.prefix.get(i) {
+                    return *at;
+                }
+            }
+            return INVALID;
+        }
+        self.root
+    }
+
+    /// Walk the flattened diagram from `at`; `None` on any inconsistency.
+    #[inline]
+    fn walk_from(&self, mut at: u32, coords: &[u32]) -> Option<u32> {
+        // Bounded like `Table::evaluate_index`: an ordered diagram visits each
+        // dimension at most once.
+        for _ in 0..=MAX_DIMS {
+            if at & LEAF != 0 {
+                return (at != INVALID).then_some(at & !LEAF);
+            }
+            let base = at as usize;
+            let dim = *self.flat.get(base)? as usize;
+            let n = *self.flat.get(base + 1)?;
+            let v = *coords.get(dim)?;
+            if v >= n {
+                return None;
+            }
+            at = *self.flat.get(base + 2 + v as usize)?;
+        }
+        None
+    }
+
+    #[inline]
+    fn decide_coords(&self, coords: &[u32]) -> Decision<'_> {
+        match self.walk_from(self.start(coords), coords) {
             Some(i) => match self.table.cells.get(i as usize) {
                 Some(c) => Decision::from_cell(Some(i), c),
                 None => Decision::fail_closed(),
             },
             None => Decision::fail_closed(),
         }
+    }
+
+    /// Decide a prepared point.
+    #[must_use]
+    pub fn decide_point(&self, p: &Point) -> Decision<'_> {
+        self.decide_coords(p.coords())
     }
 }

@@ -98,7 +98,7 @@ impl Recognisers {
     #[must_use]
     pub fn find(&self, kind: EntityKind, text: &str) -> Vec<std::ops::Range<usize>> {
         let Some(re) = self.regex(kind) else {
-            return vec![0..text.len()];
+            return std::iter::once(0..text.len()).collect();
         };
         re.captures_iter(text)
             .filter_map(|c| {

@@ -188,9 +188,8 @@ impl Labeler {
         let mut add = |l: u32| {
             acc = Some(match acc {
                 None => l,
-                // An inconsistent join fails upward, to the lattice's top-most
-                // candidate we know of: the label itself and the accumulator
-                // are both kept by taking the larger id as a last resort.
+                // Ids are validated, so the join exists; the larger id is a
+                // last resort that keeps the result deterministic.
                 Some(a) => lattice.join(a, l).unwrap_or(a.max(l)),
             });
         };

@@ -461,8 +461,7 @@ impl Monitor {
         let rule_id = decision.rule_id;
         let outcome = match (action, outgoing_args, shadow) {
             (Action::Allow | Action::Rewrite, Some(args), _) => {
-                let task = self.task.as_mut().ok_or(MonitorError::NoTask)?;
-                let charge: Vec<bool> = (0..task.used.len()).map(|b| self.counts_static(b, &labels)).collect();
+                let charge: Vec<bool> = (0..t.budgets.len()).map(|b| self.counts(b, &labels)).collect();
                 let task = self.task.as_mut().ok_or(MonitorError::NoTask)?;
                 for (u, c) in task.used.iter_mut().zip(charge) {
                     if c {
@@ -494,9 +493,5 @@ impl Monitor {
             }
         };
         Ok(Decided::new(seq, action, rule_id, decided_rule_name, reason, outcome))
-    }
-
-    fn counts_static(&self, b: usize, labels: &Labels) -> bool {
-        self.counts(b, labels)
     }
 }

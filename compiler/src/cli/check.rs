@@ -17,15 +17,24 @@ pub(crate) struct CheckArgs {
 pub(crate) fn run(global: &Global, args: CheckArgs) -> Outcome {
     let mut map = SourceMap::new();
     let mut diagnostics = Diagnostics::new();
+    // Files that are not UTF-8 are in the map (so E0112 can show the line)
+    // but are not parsed: their lossy text would only add noise.
+    let mut readable = Vec::new();
     for path in &args.files {
-        if let Err(message) = output::read_source(path, &mut map, &mut diagnostics) {
-            output::fail(global, &message);
-            return Outcome::Failure;
+        match output::read_source(path, &mut map, &mut diagnostics) {
+            Ok(Some(id)) => readable.push(id),
+            Ok(None) => {}
+            Err(message) => {
+                output::fail(global, &message);
+                return Outcome::Failure;
+            }
         }
     }
-    let mut parsed = Diagnostics::new();
-    let _ = stpc_compiler::parse_all(&map, &mut parsed);
-    diagnostics.extend(parsed.into_vec());
+    for id in readable {
+        if let Some(file) = map.get(id) {
+            let _ = stpc_compiler::syntax::parse(id, file.text(), &mut diagnostics);
+        }
+    }
     if !args.deny.is_empty() {
         diagnostics.deny_warnings();
     }

@@ -1,8 +1,11 @@
 //! Subcommands, one file each: a clap `…Args` struct and a `run` function.
 
 pub(crate) mod check;
+pub(crate) mod completions;
 pub(crate) mod explain;
+pub(crate) mod fmt;
 pub(crate) mod output;
+pub(crate) mod reference;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
@@ -20,7 +23,7 @@ pub(crate) struct Cli {
 #[derive(clap::Args, Debug, Clone)]
 pub(crate) struct Global {
     /// How to print diagnostics and results.
-    #[arg(long, global = true, value_enum, default_value_t = Format::Human, env = "STPC_FORMAT")]
+    #[arg(long, global = true, value_enum, default_value_t = Format::Human, env = "STPC_FORMAT", hide_env_values = true)]
     pub(crate) format: Format,
     /// When to use colour (`NO_COLOR` turns it off under `auto`).
     #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto)]
@@ -34,6 +37,10 @@ pub(crate) enum Format {
     Human,
     /// One JSON object per line (the schema is in the book).
     Json,
+    /// One SARIF 2.1.0 log on stdout, for code-scanning upload.
+    Sarif,
+    /// GitHub Actions workflow commands (`::error file=…::…`) on stdout.
+    Github,
 }
 
 /// Colour choices.
@@ -54,6 +61,13 @@ pub(crate) enum Command {
     Check(check::CheckArgs),
     /// Print the long explanation of a diagnostic code.
     Explain(explain::ExplainArgs),
+    /// Rewrite contracts in the canonical layout, keeping comments.
+    Fmt(fmt::FmtArgs),
+    /// Print a shell completion script.
+    Completions(completions::CompletionsArgs),
+    /// Print the CLI reference page of the book (Markdown).
+    #[command(name = "__cli-reference", hide = true)]
+    CliReference,
 }
 
 /// How a command ended.
@@ -81,5 +95,8 @@ pub(crate) fn run(cli: Cli) -> Outcome {
     match cli.command {
         Command::Check(args) => check::run(&cli.global, args),
         Command::Explain(args) => explain::run(&cli.global, args),
+        Command::Fmt(args) => fmt::run(&cli.global, args),
+        Command::Completions(args) => completions::run(args),
+        Command::CliReference => reference::run(),
     }
 }

@@ -5,7 +5,7 @@ use super::{ColorChoice, Format, Global};
 use codespan_reporting::term::termcolor::{ColorChoice as TermColor, StandardStream};
 use std::io::{IsTerminal, Read, Write};
 use std::path::Path;
-use stpc_compiler::diagnostics::render;
+use stpc_compiler::diagnostics::{github, render, sarif};
 use stpc_compiler::{Diagnostic, Diagnostics, FileId, SourceMap};
 
 /// Reads a path (or stdin for `-`) into the source map.
@@ -49,7 +49,10 @@ fn use_color(choice: ColorChoice) -> bool {
     }
 }
 
-/// Prints diagnostics to stderr (human) or stdout (json).
+/// Prints diagnostics: human text to stderr; json, sarif and github to stdout.
+///
+/// Call it once per command with every diagnostic: a SARIF log is one
+/// document, so a second call would print a second log.
 pub(crate) fn emit(global: &Global, map: &SourceMap, diagnostics: &[Diagnostic]) {
     match global.format {
         Format::Human => {
@@ -64,7 +67,25 @@ pub(crate) fn emit(global: &Global, map: &SourceMap, diagnostics: &[Diagnostic])
         Format::Json => {
             let _ = std::io::stdout().write_all(render::json_lines(map, diagnostics).as_bytes());
         }
+        Format::Sarif => {
+            let root = current_dir();
+            let options = sarif::SarifOptions {
+                root: root.as_deref(),
+                failure: None,
+            };
+            let _ = std::io::stdout().write_all(sarif::log_string(map, diagnostics, &options).as_bytes());
+        }
+        Format::Github => {
+            let _ = std::io::stdout().write_all(github::lines(map, diagnostics).as_bytes());
+        }
     }
+}
+
+/// The working directory as text, to make SARIF artifact paths relative.
+fn current_dir() -> Option<String> {
+    std::env::current_dir()
+        .ok()
+        .map(|d| d.to_string_lossy().into_owned())
 }
 
 /// Prints an operational error (no source location).
@@ -76,18 +97,35 @@ pub(crate) fn fail(global: &Global, message: &str) {
                 "help": null, "notes": [], "labels": []});
             println!("{v}");
         }
+        Format::Sarif => {
+            let root = current_dir();
+            let options = sarif::SarifOptions {
+                root: root.as_deref(),
+                failure: Some(message),
+            };
+            print!("{}", sarif::log_string(&SourceMap::new(), &[], &options));
+        }
+        Format::Github => print!("{}", github::failure(message)),
     }
 }
 
 /// Writes a file atomically: a temporary file beside it, then a rename.
-#[expect(dead_code, reason = "used by compile and fmt, which land next")]
+///
+/// A symbolic link is followed, so the file it points to is replaced, not
+/// the link; an existing file keeps its permissions.
 pub(crate) fn write_atomic(path: &Path, contents: &[u8]) -> std::io::Result<()> {
+    let resolved = std::fs::canonicalize(path).ok();
+    let path = resolved.as_deref().unwrap_or(path);
+    let permissions = std::fs::metadata(path).ok().map(|m| m.permissions());
     let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let tmp = dir.join(format!(".{name}.stpc-tmp-{}", std::process::id()));
     let result = (|| {
         let mut f = std::fs::File::create(&tmp)?;
         f.write_all(contents)?;
+        if let Some(permissions) = permissions {
+            f.set_permissions(permissions)?;
+        }
         f.sync_all()?;
         std::fs::rename(&tmp, path)
     })();

@@ -86,6 +86,86 @@ codes! {
     E0116 = (Error, "mismatched delimiter"),
     /// `when` or `unless` with no condition after it.
     E0117 = (Error, "missing condition"),
+    // ---- E02xx: names and imports
+    /// A name that nothing in scope declares.
+    E0201 = (Error, "unknown name"),
+    /// A name declared twice in one module.
+    E0202 = (Error, "duplicate declaration"),
+    /// A name of one kind used where another kind is expected.
+    E0203 = (Error, "wrong kind of name"),
+    /// A `use` whose module or item does not exist.
+    E0204 = (Error, "unresolved import"),
+    /// Modules that import each other in a cycle.
+    E0205 = (Error, "import cycle"),
+    /// A name that two whole-module imports both provide.
+    E0206 = (Error, "ambiguous name"),
+    // ---- E03xx: lattices
+    /// A lattice whose order has a cycle.
+    E0301 = (Error, "cyclic lattice order"),
+    /// Two labels with no unique least upper bound.
+    E0302 = (Error, "missing or ambiguous join"),
+    /// Two labels with no unique greatest lower bound.
+    E0303 = (Error, "missing or ambiguous meet"),
+    /// A second lattice declared for the same role.
+    E0304 = (Error, "two lattices for one role"),
+    /// A label of a role is used but no lattice has that role.
+    E0305 = (Error, "no lattice for a role"),
+    // ---- E04xx: contracts and typing
+    /// A label of another lattice than the one compared against.
+    E0401 = (Error, "label from the wrong lattice"),
+    /// A label that is not in its lattice.
+    E0402 = (Error, "unknown label"),
+    /// A threshold or confidence outside [0, 1].
+    E0403 = (Error, "value outside [0, 1]"),
+    /// A budget that is not a positive integer.
+    E0404 = (Error, "invalid budget"),
+    /// A contract with no allowed tools or destinations.
+    E0405 = (Error, "empty allow-list"),
+    /// A pipeline without a final default rule.
+    E0406 = (Error, "no default rule"),
+    /// An observer that sees a channel that does not exist.
+    E0407 = (Error, "unknown channel"),
+    /// An entity kind the labeler does not know.
+    E0408 = (Error, "unknown entity kind"),
+    /// A time granularity that does not exist.
+    E0409 = (Error, "unknown time granularity"),
+    /// A pattern that is not a valid regular expression.
+    E0410 = (Error, "invalid regular expression"),
+    /// A transform step that fits none of the transform's input types.
+    E0411 = (Error, "transform step does not fit its input types"),
+    /// A rewrite whose transforms fit no field they could rewrite.
+    E0412 = (Error, "rewrite does not fit the field's type"),
+    /// A transform whose output label is not strictly below the cut it serves.
+    E0413 = (Error, "rewrite does not preserve the cut (A3)"),
+    /// A shadow substitute observed by an external observer.
+    E0414 = (Error, "shadow substitute is externally observed (A3)"),
+    /// A shadow with no substitute for a tool it can see.
+    E0415 = (Error, "no substitute for shadow"),
+    /// An argument field that no relevant tool has.
+    E0416 = (Error, "unknown argument field"),
+    /// A comparison that does not fit its subject.
+    E0417 = (Error, "invalid comparison"),
+    /// A statement or vocabulary given twice.
+    E0418 = (Error, "repeated statement"),
+    /// A name where a number or contract parameter is expected.
+    E0419 = (Error, "unknown parameter"),
+    /// `budget exhausted` in a contract with no budget.
+    E0420 = (Error, "no budget to exhaust"),
+    /// A tool naming a substitute declared for another tool.
+    E0421 = (Error, "substitute for another tool"),
+    /// A labeler rule that does not fit what the labeler labels.
+    E0422 = (Error, "labeler rule does not fit its subject"),
+    /// A test event clause that does not fit.
+    E0423 = (Error, "invalid test event"),
+    // ---- W0xxx: warnings
+    /// A declaration nothing uses.
+    W0001 = (Warning, "unused declaration"),
+    /// A rule that an earlier rule always pre-empts.
+    W0002 = (Warning, "rule can never fire"),
+    /// A threshold that no rule reads.
+    W0003 = (Warning, "threshold can never trigger"),
+    /// A budget that no rule reads.
+    W0004 = (Warning, "budget never read"),
     // ---- E09xx: internal
     /// A bug in stpc: a state the compiler believed impossible.
     E0900 = (Error, "internal compiler error"),

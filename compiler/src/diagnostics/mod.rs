@@ -11,9 +11,13 @@
 //! codespan-reporting, our own documented JSON, and a miette adapter for
 //! library users. codespan-reporting is the renderer because our labels span
 //! several files, which miette's single-source model does not support.
+//! CI formats live beside it: [`sarif`] (SARIF 2.1.0 for code scanning) and
+//! [`github`] (workflow-command annotations).
 
 mod code;
+pub mod github;
 pub mod render;
+pub mod sarif;
 pub mod suggest;
 
 pub use code::Code;

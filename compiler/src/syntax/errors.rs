@@ -11,9 +11,26 @@ fn closer_of(open: char) -> char {
     }
 }
 
-pub(crate) fn unexpected(span: Span, found: &str, expected: &str) -> Diagnostic {
-    Diagnostic::new(Code::E0101, format!("expected {expected}, found {found}"))
-        .primary(span, format!("expected {expected}"))
+pub(crate) fn unexpected(span: Span, found: &str, expected: &[String], help: Option<String>) -> Diagnostic {
+    let list = join_or(expected);
+    // A long list is in the message already; the label stays short.
+    let label = if expected.len() <= 3 {
+        format!("expected {list}")
+    } else {
+        format!("unexpected {found}")
+    };
+    Diagnostic::new(Code::E0101, format!("expected {list}, found {found}"))
+        .primary(span, label)
+        .maybe_help(help)
+}
+
+/// `a`, `a or b`, `a, b or c`; "something else" for an empty list.
+pub(crate) fn join_or(items: &[String]) -> String {
+    match items {
+        [] => "something else".to_string(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} or {last}", init.join(", ")),
+    }
 }
 
 pub(crate) fn missing_semicolon(after: Span, found: &str) -> Diagnostic {
@@ -23,11 +40,23 @@ pub(crate) fn missing_semicolon(after: Span, found: &str) -> Diagnostic {
         .help("end the statement with `;`")
 }
 
-pub(crate) fn unclosed_delimiter(open_span: Span, open: char, eof: Span) -> Diagnostic {
-    Diagnostic::new(Code::E0103, format!("this `{open}` is never closed"))
-        .primary(open_span, "unclosed delimiter")
-        .secondary(eof, format!("the file ends here, expected `{}`", closer_of(open)))
-        .help(format!("add `{}` where the block should end", closer_of(open)))
+pub(crate) fn unclosed_delimiter(
+    open_span: Span,
+    open: char,
+    eof: Span,
+    item_inside: Option<(Span, &str)>,
+) -> Diagnostic {
+    let close = closer_of(open);
+    let d = Diagnostic::new(Code::E0103, format!("this `{open}` is never closed"))
+        .primary(open_span, "unclosed delimiter");
+    match item_inside {
+        Some((at, keyword)) => d
+            .secondary(at, format!("`{keyword}` starts a new declaration inside the open block"))
+            .help(format!("add `{close}` before this `{keyword}`, where the block should end")),
+        None => d
+            .secondary(eof, format!("the file ends here, expected `{close}`"))
+            .help(format!("add `{close}` where the block should end")),
+    }
 }
 
 pub(crate) fn unterminated_string(span: Span) -> Diagnostic {
@@ -36,23 +65,35 @@ pub(crate) fn unterminated_string(span: Span) -> Diagnostic {
         .help("add a closing `\"` before the end of the line")
 }
 
-pub(crate) fn unknown_keyword(span: Span, word: &str, suggestion: Option<String>, expected: &str) -> Diagnostic {
-    Diagnostic::new(Code::E0105, format!("unknown keyword `{word}`"))
-        .primary(span, format!("expected {expected}"))
-        .maybe_help(suggestion)
+pub(crate) fn unknown_keyword(span: Span, word: &str, help: String, expected: &[String]) -> Diagnostic {
+    let d = Diagnostic::new(Code::E0105, format!("unknown keyword `{word}`"));
+    if expected.len() <= 3 {
+        d.primary(span, format!("expected {}", join_or(expected)))
+    } else {
+        d.primary(span, "not a keyword here")
+            .note(format!("expected {}", join_or(expected)))
+    }
+    .help(help)
 }
 
-pub(crate) fn unexpected_eof(span: Span, expected: &str) -> Diagnostic {
-    Diagnostic::new(Code::E0106, format!("unexpected end of file, expected {expected}"))
-        .primary(span, "the file ends here")
-        .help("finish the declaration or remove it")
+pub(crate) fn unexpected_eof(span: Span, expected: &[String], help: Option<String>) -> Diagnostic {
+    Diagnostic::new(
+        Code::E0106,
+        format!("unexpected end of file, expected {}", join_or(expected)),
+    )
+    .primary(span, "the file ends here")
+    .help(help.unwrap_or_else(|| "finish the declaration or remove it".to_string()))
 }
 
-pub(crate) fn invalid_escape(span: Span, escape: char) -> Diagnostic {
-    let shown: String = escape.escape_default().collect();
-    Diagnostic::new(Code::E0107, format!("invalid escape sequence `\\{shown}`"))
+pub(crate) fn invalid_escape(span: Span, written: &str) -> Diagnostic {
+    let help = if written.starts_with("\\u") {
+        "write a unicode escape as `\\u{...}` with 1 to 6 hex digits of a valid code point, such as `\\u{e9}`"
+    } else {
+        "strings support `\\\"`, `\\\\`, `\\n`, `\\t`, `\\r`, `\\0` and `\\u{...}`; for a regular expression use a raw string such as `r\"\\d+\"`"
+    };
+    Diagnostic::new(Code::E0107, format!("invalid escape sequence `{written}`"))
         .primary(span, "not a valid escape")
-        .help("strings support `\\\"`, `\\\\`, `\\n`, `\\t`, `\\r`, `\\0` and `\\u{...}`; for regular expressions use a raw string such as r\"\\d+\"")
+        .help(help)
 }
 
 pub(crate) fn invalid_number(span: Span, text: &str) -> Diagnostic {
@@ -67,23 +108,61 @@ pub(crate) fn unmatched_close(span: Span, close: char) -> Diagnostic {
         .help(format!("remove this `{close}` or add the opening delimiter it closes"))
 }
 
-pub(crate) fn unknown_character(span: Span, ch: char) -> Diagnostic {
-    let shown: String = ch.escape_default().collect();
-    Diagnostic::new(Code::E0110, format!("unknown character `{shown}`"))
-        .primary(span, "not part of the language")
-        .help("remove it; names use letters, digits and `_`, and text goes in quotes")
+pub(crate) fn unknown_characters(span: Span, chars: &str) -> Diagnostic {
+    let shown: String = chars
+        .chars()
+        .map(|c| {
+            if c.is_control() || c.is_whitespace() || c == '\u{fffd}' {
+                format!("U+{:04X}", u32::from(c))
+            } else {
+                c.to_string()
+            }
+        })
+        .collect();
+    let (message, label) = if chars.chars().count() == 1 {
+        (format!("unknown character `{shown}`"), "not part of the language")
+    } else {
+        (format!("unknown characters `{shown}`"), "not part of the language")
+    };
+    let help = match chars {
+        "&&" | "&" => "write `and` to combine conditions".to_string(),
+        "||" | "|" => "write `or` for either condition".to_string(),
+        _ if chars.chars().any(|c| c.is_alphabetic()) => {
+            "names use ASCII letters, digits and `_`; put other text in a string".to_string()
+        }
+        _ => "remove it; names use ASCII letters, digits and `_`, and other text goes in a string".to_string(),
+    };
+    Diagnostic::new(Code::E0110, message)
+        .primary(span, label)
+        .help(help)
 }
 
-pub(crate) fn reserved_word(span: Span, word: &str, expected: &str) -> Diagnostic {
-    Diagnostic::new(Code::E0111, format!("`{word}` is a reserved word and cannot be used as a name"))
-        .primary(span, format!("expected {expected}"))
-        .help(format!("choose another name, such as `{word}_`"))
+pub(crate) fn reserved_word(span: Span, word: &str) -> Diagnostic {
+    Diagnostic::new(
+        Code::E0111,
+        format!("`{word}` is a reserved word and cannot be used as a name"),
+    )
+    .primary(span, "expected a name")
+    .help(format!(
+        "choose another name, such as `{word}_`; `when`, `unless`, `and`, `or`, `not`, `true` and `false` are reserved"
+    ))
 }
 
-pub(crate) fn invalid_utf8(span: Span) -> Diagnostic {
+pub(crate) fn invalid_utf8(span: Span, bad: &[u8]) -> Diagnostic {
+    let bytes: Vec<String> = bad.iter().map(|b| format!("0x{b:02X}")).collect();
+    let label = match bytes.as_slice() {
+        [one] => format!("byte {one} is not utf-8"),
+        _ => format!("bytes {} are not utf-8", bytes.join(" ")),
+    };
     Diagnostic::new(Code::E0112, "the input is not valid utf-8")
-        .primary(span, "invalid byte sequence here")
+        .primary(span, label)
         .help("save the file as utf-8")
+}
+
+pub(crate) fn unterminated_raw_string(opener: Span, closer: &str) -> Diagnostic {
+    Diagnostic::new(Code::E0104, "unterminated raw string")
+        .primary(opener, "this raw string is never closed")
+        .help(format!("close the raw string with `{closer}`"))
 }
 
 pub(crate) fn unterminated_comment(span: Span) -> Diagnostic {
@@ -112,6 +191,13 @@ pub(crate) fn mismatched_delimiter(span: Span, close: char, open_span: Span, ope
         .primary(span, format!("expected `{}`", closer_of(open)))
         .secondary(open_span, "opened here")
         .help(format!("replace `{close}` with `{}`", closer_of(open)))
+}
+
+pub(crate) fn missing_inner_closer(span: Span, close: char, open_span: Span, open: char) -> Diagnostic {
+    Diagnostic::new(Code::E0116, format!("`{open}` is not closed before `{close}`"))
+        .primary(span, format!("expected `{}` before this", closer_of(open)))
+        .secondary(open_span, "opened here")
+        .help(format!("add `{}` before this `{close}`", closer_of(open)))
 }
 
 pub(crate) fn missing_condition(span: Span, keyword: &str) -> Diagnostic {

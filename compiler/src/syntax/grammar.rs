@@ -100,7 +100,7 @@ pub(crate) fn friendly(rule: Rule) -> &'static str {
         Rule::comparison => "a comparison",
         Rule::subject => "a subject (`tool`, `destination`, `mode`, `effect`, `confidence`, `args`)",
         Rule::args_subject => "`args`",
-        Rule::operand => "a value",
+        Rule::operand => "a label, name or number",
         Rule::set => "`{`",
         Rule::flag => "a name",
         Rule::test_block => "`test`",

@@ -1,19 +1,31 @@
-//! A lexical pre-pass: strings, comments, delimiters and stray characters.
+//! A lexical pre-pass: strings, comments, numbers, delimiters and stray
+//! characters.
 //!
 //! pest reports the first failure of the whole grammar, which for a missing
 //! `"` or `}` is often far from the mistake. This pass runs first, over the
 //! raw text, and finds those mistakes precisely, several per run: an
-//! unterminated string or block comment, an invalid escape, an unknown
-//! character, and unbalanced or mismatched delimiters. It also yields the
-//! significant tokens the recovery in `mod.rs` uses to split a file into
-//! top-level items. It is hand-written because it must understand exactly
-//! the grammar's string, raw-string and comment forms, and nothing else.
+//! unterminated string or block comment, an invalid escape, a malformed
+//! number, an unknown character, and unbalanced or mismatched delimiters. It
+//! also yields the significant tokens the recovery in `mod.rs` uses to split
+//! a file into top-level items. It is hand-written because it must
+//! understand exactly the grammar's string, raw-string and comment forms,
+//! and nothing else.
+//!
+//! Delimiters are balanced in a second pass over the tokens ([`balance`]).
+//! A closer that does not match the innermost opener has three readings: a
+//! typo for the right closer (`list(text}`), a missing closer for the inner
+//! opener (`list(text }` where `}` closes the enclosing block), or a stray
+//! closer. Each reading is tried on the rest of the file with the simplest
+//! policy, and the one that leaves the fewest later delimiter errors wins,
+//! so one mistake is reported once and not as a cascade.
 
 use super::errors;
-use crate::diagnostics::Diagnostic;
+use super::ITEM_KEYWORDS;
+use crate::diagnostics::{Code, Diagnostic};
 use crate::source::{FileId, Span};
 
-/// A significant token: a word, a delimiter or other punctuation.
+/// A significant token: a word, a number, a string, a delimiter or other
+/// punctuation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Token {
     pub(crate) start: usize,
@@ -34,24 +46,57 @@ fn is_ident_char(c: char) -> bool {
 
 const PUNCT: &str = "{}()[];:,.<>=!-#";
 
+/// Punctuation of two characters, one token each (`=>` included, so a
+/// mistyped `>=` is one token in messages).
+const OPERATORS: &[&str] = &["::", "->", "=>", "==", "!=", "<=", ">="];
+
+/// Scans `text` into tokens and lexical diagnostics.
 pub(crate) fn lex(file: FileId, text: &str) -> Lexed {
     let bytes = text.as_bytes();
     let span = |a: usize, b: usize| Span::new(file, a, b);
     let mut tokens = Vec::new();
     let mut diagnostics = Vec::new();
-    let mut stack: Vec<(char, usize)> = Vec::new();
     let mut i = 0;
     let at = |i: usize| bytes.get(i).copied().map(char::from);
+    let push = |tokens: &mut Vec<Token>, start: usize, end: usize| {
+        tokens.push(Token {
+            start,
+            end,
+            depth: 0,
+        });
+    };
+    // Unknown characters are collected into runs, reported once per run.
+    let mut unknown: Option<(usize, usize)> = None;
     while i < bytes.len() {
         let Some(ch) = text.get(i..).and_then(|s| s.chars().next()) else {
             i += 1;
             continue;
         };
         let next = at(i + 1);
+        let known = ch.is_whitespace()
+            || ch == '"'
+            || ch == '/' && matches!(next, Some('/') | Some('*'))
+            || is_ident_char(ch)
+            || PUNCT.contains(ch);
+        if known {
+            if let Some((a, b)) = unknown.take() {
+                diagnostics.push(errors::unknown_characters(
+                    span(a, b),
+                    text.get(a..b).unwrap_or(""),
+                ));
+            }
+        }
+        let prev_is_word = i
+            .checked_sub(1)
+            .and_then(|p| at(p))
+            .is_some_and(is_ident_char);
         if ch.is_whitespace() {
             i += ch.len_utf8();
         } else if ch == '/' && next == Some('/') {
-            i = text.get(i..).and_then(|s| s.find('\n')).map_or(text.len(), |n| i + n);
+            i = text
+                .get(i..)
+                .and_then(|s| s.find('\n'))
+                .map_or(text.len(), |n| i + n);
         } else if ch == '/' && next == Some('*') {
             match text.get(i + 2..).and_then(|s| s.find("*/")) {
                 Some(n) => i = i + 2 + n + 2,
@@ -61,91 +106,121 @@ pub(crate) fn lex(file: FileId, text: &str) -> Lexed {
                 }
             }
         } else if ch == '"' {
-            i = string(text, file, i, &mut tokens, &mut diagnostics, stack.len());
-        } else if ch == 'r'
-            && matches!(next, Some('"') | Some('#'))
-            && raw_string_end(text, i).is_some()
-        {
-            let end = raw_string_end(text, i).unwrap_or(text.len());
-            tokens.push(Token {
-                start: i,
-                end,
-                depth: stack.len(),
-            });
+            i = string(text, file, i, &mut tokens, &mut diagnostics);
+        } else if ch == 'r' && raw_string_start(text, i).is_some() {
+            let (hashes, body) = raw_string_start(text, i).unwrap_or((0, i + 2));
+            let closer = format!("\"{}", "#".repeat(hashes));
+            match text.get(body..).and_then(|s| s.find(&closer)) {
+                Some(n) => {
+                    let end = body + n + closer.len();
+                    push(&mut tokens, i, end);
+                    i = end;
+                }
+                None => {
+                    diagnostics.push(errors::unterminated_raw_string(span(i, body), &closer));
+                    i = text.len();
+                }
+            }
+        } else if ch.is_ascii_digit() {
+            i = number(text, file, i, &mut tokens, &mut diagnostics);
+        } else if ch == '.' && next.is_some_and(|c| c.is_ascii_digit()) && !prev_is_word {
+            // `.5`: a fraction with no integer part.
+            let end = number_run_end(text, i);
+            diagnostics.push(errors::invalid_number(
+                span(i, end),
+                text.get(i..end).unwrap_or(""),
+            ));
             i = end;
         } else if is_ident_char(ch) {
             let mut end = i;
-            while let Some(c) = at(end) {
-                if is_ident_char(c) || (c == '.' && at(end + 1).is_some_and(|d| d.is_ascii_digit()) && text.get(i..end).is_some_and(|w| w.chars().all(|c| c.is_ascii_digit()))) {
-                    end += 1;
-                } else {
-                    break;
-                }
+            while at(end).is_some_and(is_ident_char) {
+                end += 1;
             }
-            tokens.push(Token {
-                start: i,
-                end,
-                depth: stack.len(),
-            });
+            push(&mut tokens, i, end);
             i = end;
-        } else if matches!(ch, '{' | '(' | '[') {
-            tokens.push(Token {
-                start: i,
-                end: i + 1,
-                depth: stack.len(),
-            });
-            stack.push((ch, i));
-            i += 1;
-        } else if matches!(ch, '}' | ')' | ']') {
-            let open = match ch {
-                '}' => '{',
-                ')' => '(',
-                _ => '[',
-            };
-            match stack.last().copied() {
-                None => diagnostics.push(errors::unmatched_close(span(i, i + 1), ch)),
-                Some((o, at_open)) if o != open => {
-                    diagnostics.push(errors::mismatched_delimiter(
-                        span(i, i + 1),
-                        ch,
-                        span(at_open, at_open + 1),
-                        o,
-                    ));
-                    stack.pop();
-                }
-                Some(_) => {
-                    stack.pop();
-                }
-            }
-            tokens.push(Token {
-                start: i,
-                end: i + 1,
-                depth: stack.len(),
-            });
-            i += 1;
+        } else if let Some(op) = OPERATORS.iter().find(|op| text.get(i..).is_some_and(|r| r.starts_with(*op))) {
+            push(&mut tokens, i, i + op.len());
+            i += op.len();
         } else if PUNCT.contains(ch) {
-            tokens.push(Token {
-                start: i,
-                end: i + 1,
-                depth: stack.len(),
-            });
+            push(&mut tokens, i, i + 1);
             i += 1;
         } else {
-            diagnostics.push(errors::unknown_character(span(i, i + ch.len_utf8()), ch));
-            i += ch.len_utf8();
+            let end = i + ch.len_utf8();
+            unknown = Some(match unknown {
+                Some((a, _)) => (a, end),
+                None => (i, end),
+            });
+            i = end;
         }
     }
-    for (open, at_open) in stack.into_iter().rev() {
-        diagnostics.push(errors::unclosed_delimiter(
-            span(at_open, at_open + 1),
-            open,
-            span(text.len(), text.len()),
+    if let Some((a, b)) = unknown {
+        diagnostics.push(errors::unknown_characters(
+            span(a, b),
+            text.get(a..b).unwrap_or(""),
         ));
+    }
+    // An unterminated string or comment swallows the delimiters after it,
+    // so delimiter errors would only be its echo.
+    let balanced = balance(file, text, &mut tokens);
+    let swallowed = diagnostics
+        .iter()
+        .any(|d| matches!(d.code, Code::E0104 | Code::E0113));
+    if !swallowed {
+        diagnostics.extend(balanced);
     }
     Lexed {
         tokens,
         diagnostics,
     }
+}
+
+/// Scans a number starting at a digit; reports `1.2.3` and `0.` as E0108.
+fn number(
+    text: &str,
+    file: FileId,
+    start: usize,
+    tokens: &mut Vec<Token>,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> usize {
+    let bytes = text.as_bytes();
+    let at = |i: usize| bytes.get(i).copied().map(char::from);
+    let digits = |mut i: usize| {
+        while at(i).is_some_and(|c| c.is_ascii_digit()) {
+            i += 1;
+        }
+        i
+    };
+    let mut end = digits(start);
+    if at(end) == Some('.') && at(end + 1).is_some_and(|c| c.is_ascii_digit()) {
+        end = digits(end + 1);
+    }
+    if at(end) == Some('.') {
+        // A second `.`, or a `.` with no digits after it.
+        let bad_end = number_run_end(text, start);
+        diagnostics.push(errors::invalid_number(
+            Span::new(file, start, bad_end),
+            text.get(start..bad_end).unwrap_or(""),
+        ));
+        return bad_end;
+    }
+    // Letters glued to a number (`5x`) stay in the token, so the parser
+    // reports the whole word.
+    while at(end).is_some_and(is_ident_char) {
+        end += 1;
+    }
+    tokens.push(Token {
+        start,
+        end,
+        depth: 0,
+    });
+    end
+}
+
+/// The end of a run of digits and dots starting at `start`.
+fn number_run_end(text: &str, start: usize) -> usize {
+    text.get(start..)
+        .and_then(|s| s.find(|c: char| !(c.is_ascii_digit() || c == '.')))
+        .map_or(text.len(), |n| start + n)
 }
 
 /// Scans a `"..."` string starting at `start`; returns the offset after it.
@@ -155,7 +230,6 @@ fn string(
     start: usize,
     tokens: &mut Vec<Token>,
     diagnostics: &mut Vec<Diagnostic>,
-    depth: usize,
 ) -> usize {
     let mut chars = text.get(start + 1..).unwrap_or("").char_indices();
     while let Some((off, c)) = chars.next() {
@@ -165,34 +239,53 @@ fn string(
                 tokens.push(Token {
                     start,
                     end: pos + 1,
-                    depth,
+                    depth: 0,
                 });
                 return pos + 1;
             }
             '\n' => {
-                diagnostics.push(errors::unterminated_string(Span::new(file, start, pos)));
+                let line_end = if text.get(..pos).is_some_and(|t| t.ends_with('\r')) {
+                    pos - 1
+                } else {
+                    pos
+                };
+                diagnostics.push(errors::unterminated_string(Span::new(file, start, line_end)));
                 return pos;
             }
             '\\' => match chars.next() {
                 Some((_, '"' | '\\' | 'n' | 't' | 'r' | '0')) => {}
                 Some((uoff, 'u')) => {
                     let rest = text.get(start + 1 + uoff + 1..).unwrap_or("");
-                    let ok = rest.starts_with('{')
-                        && rest.find('}').is_some_and(|close| {
-                            let hex = rest.get(1..close).unwrap_or("");
-                            (1..=6).contains(&hex.len())
-                                && u32::from_str_radix(hex, 16)
-                                    .ok()
-                                    .and_then(char::from_u32)
-                                    .is_some()
-                        });
+                    let close = rest.find('}').filter(|_| rest.starts_with('{'));
+                    let ok = close.is_some_and(|close| {
+                        let hex = rest.get(1..close).unwrap_or("");
+                        (1..=6).contains(&hex.len())
+                            && u32::from_str_radix(hex, 16)
+                                .ok()
+                                .and_then(char::from_u32)
+                                .is_some()
+                    });
                     if !ok {
-                        diagnostics.push(errors::invalid_escape(Span::new(file, pos, pos + 2), 'u'));
+                        // Underline the whole `\u{...}` when it is on this line.
+                        let end = close
+                            .filter(|&c| !rest.get(..c).unwrap_or("").contains(['\n', '"']))
+                            .map_or(pos + 2, |c| start + 1 + uoff + 1 + c + 1);
+                        diagnostics.push(errors::invalid_escape(
+                            Span::new(file, pos, end),
+                            text.get(pos..end).unwrap_or("\\u"),
+                        ));
                     }
+                }
+                Some((_, '\n')) => {
+                    diagnostics.push(errors::unterminated_string(Span::new(file, start, pos + 1)));
+                    return pos + 1;
                 }
                 Some((eoff, other)) => {
                     let end = start + 1 + eoff + other.len_utf8();
-                    diagnostics.push(errors::invalid_escape(Span::new(file, pos, end), other));
+                    diagnostics.push(errors::invalid_escape(
+                        Span::new(file, pos, end),
+                        text.get(pos..end).unwrap_or("\\"),
+                    ));
                 }
                 None => {}
             },
@@ -203,16 +296,163 @@ fn string(
     text.len()
 }
 
-/// The end of a raw string `r#*"..."#*` starting at `start`, if it closes.
-fn raw_string_end(text: &str, start: usize) -> Option<usize> {
+/// For `r"`, `r#"`, ... at `start`: the number of `#` and where the body starts.
+fn raw_string_start(text: &str, start: usize) -> Option<(usize, usize)> {
     let rest = text.get(start + 1..)?;
     let hashes = rest.chars().take_while(|&c| c == '#').count();
-    let body_start = start + 1 + hashes;
-    if text.get(body_start..body_start + 1) != Some("\"") {
-        return None;
+    let quote = start + 1 + hashes;
+    (text.get(quote..quote + 1) == Some("\"")).then_some((hashes, quote + 1))
+}
+
+fn closer_of(open: char) -> char {
+    match open {
+        '{' => '}',
+        '(' => ')',
+        _ => ']',
     }
-    let closer = format!("\"{}", "#".repeat(hashes));
-    let body = text.get(body_start + 1..)?;
-    body.find(&closer)
-        .map(|n| body_start + 1 + n + closer.len())
+}
+
+fn delimiter(text: &str, t: &Token) -> Option<char> {
+    match text.get(t.start..t.end)? {
+        "{" => Some('{'),
+        "(" => Some('('),
+        "[" => Some('['),
+        "}" => Some('}'),
+        ")" => Some(')'),
+        "]" => Some(']'),
+        _ => None,
+    }
+}
+
+/// How a closer that does not match the innermost opener is read.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Reading {
+    /// A typo for the innermost opener's closer: pop that opener.
+    Replace,
+    /// The innermost opener(s) were never closed; this closes a deeper one.
+    CloseOuter,
+    /// A stray closer: ignore it.
+    Stray,
+}
+
+/// Applies `reading` to the stack of open delimiters.
+fn apply(stack: &mut Vec<(char, usize)>, close: char, reading: Reading) {
+    match reading {
+        Reading::Replace => {
+            stack.pop();
+        }
+        Reading::CloseOuter => {
+            while let Some((open, _)) = stack.pop() {
+                if closer_of(open) == close {
+                    break;
+                }
+            }
+        }
+        Reading::Stray => {}
+    }
+}
+
+/// Counts the delimiter errors in `rest`, starting from `stack`, with the
+/// simplest policy (every mismatch is a typo).
+fn errors_after(mut stack: Vec<(char, usize)>, rest: &[char]) -> usize {
+    let mut count = 0;
+    for &c in rest {
+        match c {
+            '{' | '(' | '[' => stack.push((c, 0)),
+            _ => match stack.last() {
+                None => count += 1,
+                Some(&(open, _)) if closer_of(open) == c => {
+                    stack.pop();
+                }
+                Some(_) => {
+                    count += 1;
+                    stack.pop();
+                }
+            },
+        }
+    }
+    count + stack.len()
+}
+
+/// Balances delimiters: sets every token's depth and reports E0103, E0109
+/// and E0116.
+fn balance(file: FileId, text: &str, tokens: &mut [Token]) -> Vec<Diagnostic> {
+    let span = |a: usize, b: usize| Span::new(file, a, b);
+    let delims: Vec<char> = tokens.iter().filter_map(|t| delimiter(text, t)).collect();
+    let mut seen = 0;
+    let mut stack: Vec<(char, usize)> = Vec::new();
+    let mut out = Vec::new();
+    for t in tokens.iter_mut() {
+        t.depth = stack.len();
+        let Some(c) = delimiter(text, t) else {
+            continue;
+        };
+        seen += 1;
+        if matches!(c, '{' | '(' | '[') {
+            stack.push((c, t.start));
+            continue;
+        }
+        let rest = delims.get(seen..).unwrap_or(&[]);
+        match stack.last().copied() {
+            None => out.push(errors::unmatched_close(span(t.start, t.end), c)),
+            Some((open, _)) if closer_of(open) == c => {
+                stack.pop();
+                t.depth = stack.len();
+            }
+            Some((open, at_open)) => {
+                let outer = stack.iter().any(|&(o, _)| closer_of(o) == c);
+                let mut best = (Reading::Replace, usize::MAX);
+                for reading in [Reading::Replace, Reading::CloseOuter, Reading::Stray] {
+                    if reading == Reading::CloseOuter && !outer {
+                        continue;
+                    }
+                    let mut trial = stack.clone();
+                    apply(&mut trial, c, reading);
+                    let cost = errors_after(trial, rest);
+                    if cost < best.1 {
+                        best = (reading, cost);
+                    }
+                }
+                let close = span(t.start, t.end);
+                let open_span = span(at_open, at_open + 1);
+                out.push(match best.0 {
+                    Reading::Replace => errors::mismatched_delimiter(close, c, open_span, open),
+                    Reading::CloseOuter => errors::missing_inner_closer(close, c, open_span, open),
+                    Reading::Stray => errors::unmatched_close(close, c),
+                });
+                apply(&mut stack, c, best.0);
+                t.depth = stack.len();
+            }
+        }
+    }
+    // The end of the last significant text, where a missing closer belongs.
+    let eof = span(text.trim_end().len(), text.trim_end().len());
+    for (open, at_open) in stack.into_iter().rev() {
+        let hint = (open == '{')
+            .then(|| item_inside_block(text, tokens, at_open))
+            .flatten();
+        out.push(errors::unclosed_delimiter(
+            span(at_open, at_open + 1),
+            open,
+            eof,
+            hint.map(|t| (span(t.start, t.end), text.get(t.start..t.end).unwrap_or(""))),
+        ));
+    }
+    out
+}
+
+/// The first top-level keyword that starts a line inside the block opened
+/// at `open`, which suggests the block should have closed before it.
+fn item_inside_block(text: &str, tokens: &[Token], open: usize) -> Option<Token> {
+    let mut prev = "";
+    for t in tokens.iter().filter(|t| t.start > open) {
+        let word = text.get(t.start..t.end).unwrap_or("");
+        let line_start = text.get(..t.start).map_or(0, |b| b.rfind('\n').map_or(0, |n| n + 1));
+        let at_column_one = line_start == t.start;
+        if at_column_one && matches!(prev, ";" | "}") && ITEM_KEYWORDS.contains(&word) {
+            return Some(*t);
+        }
+        prev = word;
+    }
+    None
 }

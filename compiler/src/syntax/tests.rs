@@ -67,3 +67,4 @@ fn lexical_errors_are_reported_together() {
     use crate::diagnostics::Code;
     assert_eq!(codes(text), vec![Code::E0107, Code::E0110]);
 }
+

@@ -17,7 +17,7 @@
 //! - names are referred to by dense index (`u32`) into the vector that declares
 //!   them, never by string, so a runtime resolves nothing at decision time;
 //! - the table is versioned ([`FORMAT_VERSION`]) and carries a SHA-256 digest
-//!   of its canonical encoding ([`digest`]); [`Table::from_json`] refuses an
+//!   of its canonical encoding ([`compute_digest`]); [`Table::from_json`] refuses an
 //!   unknown version, a wrong digest, a file that is not byte-for-byte in one
 //!   of the two canonical layouts, and any structural inconsistency (see
 //!   [`validate`]);
@@ -216,7 +216,7 @@ pub struct Diagram {
 }
 
 /// One node of the decision diagram.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "snake_case", tag = "node")]
 pub enum Node {
     /// Test dimension `dim`; `children[v]` is the next node for value `v`.

@@ -234,7 +234,7 @@ fn dimensions(t: &Table) -> Result<(), LoadError> {
                 Ok(())
             }
             (_, DimensionKind::Budget { budget }) if i >= 6 => {
-                if *budget as usize != budgets_seen || fields.len() > 0 {
+                if *budget as usize != budgets_seen || !fields.is_empty() {
                     return Err(LoadError::invalid(what, "budget dimensions must follow confidence, one per budget in budget order"));
                 }
                 budgets_seen += 1;

@@ -1,0 +1,425 @@
+//! Declarations: observers, destinations, tools, substitutes, lexicons,
+//! labelers and transforms.
+
+use super::{errors, Cx};
+use crate::diagnostics::Diagnostic;
+use crate::hir::{self, Type};
+use crate::resolve::{errors as rerrors, Binding, Kind};
+use crate::source::Span;
+use crate::syntax::ast;
+use std::collections::HashMap;
+
+pub(crate) fn check(cx: &mut Cx<'_>) {
+    observers(cx);
+    destinations(cx);
+    substitutes(cx);
+    tools(cx);
+    lexicons(cx);
+    labelers(cx);
+    transforms(cx);
+}
+
+fn items<'r>(cx: &Cx<'r>, kind: Kind) -> Vec<(usize, &'r ast::Item, Span)> {
+    let r = cx.r;
+    r.of_kind(kind)
+        .filter_map(|d| r.item(d).map(|i| (d.module, i, d.span)))
+        .collect()
+}
+
+pub(crate) fn subject(s: ast::Subject) -> hir::Subject {
+    match s {
+        ast::Subject::Args => hir::Subject::Args,
+        ast::Subject::Destination => hir::Subject::Destination,
+    }
+}
+
+fn address_kind(k: ast::AddressKind) -> hir::AddressKind {
+    match k {
+        ast::AddressKind::Host => hir::AddressKind::Host,
+        ast::AddressKind::Url => hir::AddressKind::Url,
+        ast::AddressKind::Collection => hir::AddressKind::Collection,
+    }
+}
+
+pub(crate) fn observer_list(cx: &mut Cx<'_>, module: usize, names: &[ast::Ident]) -> Vec<hir::ObserverId> {
+    names
+        .iter()
+        .filter_map(|n| cx.lookup(module, n, Kind::Observer).map(hir::ObserverId))
+        .collect()
+}
+
+fn observers(cx: &mut Cx<'_>) {
+    for (_, item, span) in items(cx, Kind::Observer) {
+        let ast::Item::Observer(o) = item else {
+            cx.d.push(Diagnostic::internal(span, "not an observer"));
+            continue;
+        };
+        let mut sees = Vec::new();
+        for c in &o.sees {
+            match cx.channels.get(&c.name) {
+                Some(id) => sees.push(*id),
+                None => {
+                    let mut names: Vec<&str> = cx.channels.keys().map(String::as_str).collect();
+                    names.sort_unstable();
+                    cx.d.push(errors::unknown_channel(&o.name.name, &c.name, c.loc.span(), names));
+                }
+            }
+        }
+        cx.p.observers.push(hir::Observer {
+            name: o.name.name.clone(),
+            external: o.locality == ast::Locality::External,
+            sees,
+            span,
+        });
+    }
+}
+
+fn destinations(cx: &mut Cx<'_>) {
+    for (m, item, span) in items(cx, Kind::Destination) {
+        let ast::Item::Destination(dst) = item else {
+            cx.d.push(Diagnostic::internal(span, "not a destination"));
+            continue;
+        };
+        let mut out = hir::Destination {
+            name: dst.name.name.clone(),
+            addresses: Vec::new(),
+            label: None,
+            observers: Vec::new(),
+            span,
+        };
+        let mut label_at: Option<Span> = None;
+        for stmt in &dst.stmts {
+            match stmt {
+                ast::DestinationStmt::Address(k, s) => out.addresses.push(hir::Address {
+                    kind: address_kind(*k),
+                    value: s.value.clone(),
+                }),
+                ast::DestinationStmt::Label(l) => {
+                    if let Some(first) = label_at {
+                        cx.d.push(errors::repeated("the destination's `label`", l.loc.span(), first));
+                        continue;
+                    }
+                    label_at = Some(l.loc.span());
+                    out.label = cx.label(hir::Subject::Destination, l);
+                }
+                ast::DestinationStmt::ObservedBy(names) => {
+                    let list = observer_list(cx, m, names);
+                    out.observers.extend(list);
+                }
+            }
+        }
+        cx.p.destinations.push(out);
+    }
+}
+
+fn substitutes(cx: &mut Cx<'_>) {
+    for (m, item, span) in items(cx, Kind::Substitute) {
+        let ast::Item::Substitute(s) = item else {
+            cx.d.push(Diagnostic::internal(span, "not a substitute"));
+            continue;
+        };
+        let tool = cx
+            .lookup(m, &s.tool, Kind::Tool)
+            .map_or(hir::ToolId(u32::MAX), hir::ToolId);
+        let mut out = hir::Substitute {
+            name: s.name.name.clone(),
+            tool,
+            observers: Vec::new(),
+            on_promote: hir::PromoteMode::Reissue,
+            span,
+        };
+        let mut promote_at: Option<Span> = None;
+        for stmt in &s.stmts {
+            match stmt {
+                ast::SubstituteStmt::ObservedBy(names) => {
+                    let list = observer_list(cx, m, names);
+                    out.observers.extend(list);
+                }
+                ast::SubstituteStmt::OnPromote(mode, loc) => {
+                    if let Some(first) = promote_at {
+                        cx.d.push(errors::repeated("`on promote`", loc.span(), first));
+                        continue;
+                    }
+                    promote_at = Some(loc.span());
+                    out.on_promote = match mode {
+                        ast::PromoteMode::Reuse => hir::PromoteMode::Reuse,
+                        ast::PromoteMode::Reissue => hir::PromoteMode::Reissue,
+                    };
+                }
+            }
+        }
+        cx.p.substitutes.push(out);
+    }
+}
+
+/// Resolves a field type; unknown names are `E0201` and become `Type::Error`.
+pub(crate) fn field_type(cx: &mut Cx<'_>, module: usize, ty: &ast::FieldType) -> Type {
+    match ty {
+        ast::FieldType::Named(n) => match n.name.as_str() {
+            "text" => Type::Text,
+            "entity" => Type::Entity,
+            "time" => Type::Time,
+            "number" => Type::Number,
+            _ => {
+                let scope = cx.r.modules.get(module).map(|m| &m.scope);
+                if let Some(Binding::Decl(d)) = scope.and_then(|s| s.get(&n.name)) {
+                    if let Some(decl) = cx.r.decls.get(*d).filter(|d| d.kind == Kind::Enum) {
+                        cx.r.mark_used(*d);
+                        if let Some(e) = cx.p.enums.get(decl.index as usize) {
+                            return Type::Enum(e.values.clone());
+                        }
+                    }
+                }
+                let mut candidates = vec!["text", "entity", "time", "number"];
+                candidates.extend(cx.p.enums.iter().map(|e| e.name.as_str()));
+                cx.d.push(rerrors::unknown_name("type", &n.name, n.loc.span(), candidates));
+                Type::Error
+            }
+        },
+        ast::FieldType::Enum(values, _) => Type::Enum(values.iter().map(|v| v.name.clone()).collect()),
+        ast::FieldType::List(inner, _) => Type::List(Box::new(field_type(cx, module, inner))),
+    }
+}
+
+fn tools(cx: &mut Cx<'_>) {
+    for (m, item, span) in items(cx, Kind::Tool) {
+        let ast::Item::Tool(t) = item else {
+            cx.d.push(Diagnostic::internal(span, "not a tool"));
+            continue;
+        };
+        let mut out = hir::Tool {
+            name: t.name.name.clone(),
+            effect: None,
+            fields: Vec::new(),
+            destinations: Vec::new(),
+            substitute: None,
+            span,
+        };
+        let mut seen: HashMap<&'static str, Span> = HashMap::new();
+        for stmt in &t.stmts {
+            let (what, at) = match stmt {
+                ast::ToolStmt::Effect(i) => ("`effect`", i.loc.span()),
+                ast::ToolStmt::Args(f) => ("`args`", f.first().map_or(span, |f| f.name.loc.span())),
+                ast::ToolStmt::Destinations(d) => ("`destinations`", d.first().map_or(span, |d| d.loc.span())),
+                ast::ToolStmt::Substitute(i) => ("`substitute`", i.loc.span()),
+            };
+            if let Some(first) = seen.get(what) {
+                cx.d.push(errors::repeated(&format!("the tool's {what}"), at, *first));
+                continue;
+            }
+            seen.insert(what, at);
+            match stmt {
+                ast::ToolStmt::Effect(e) => out.effect = cx.effect(e),
+                ast::ToolStmt::Args(fields) => {
+                    let mut names: HashMap<&str, Span> = HashMap::new();
+                    for f in fields {
+                        if let Some(first) = names.get(f.name.name.as_str()) {
+                            cx.d.push(rerrors::duplicate("field", &f.name.name, f.name.loc.span(), *first));
+                            continue;
+                        }
+                        names.insert(&f.name.name, f.name.loc.span());
+                        let ty = field_type(cx, m, &f.ty);
+                        out.fields.push(hir::Field {
+                            name: f.name.name.clone(),
+                            ty,
+                            span: f.name.loc.span(),
+                        });
+                    }
+                }
+                ast::ToolStmt::Destinations(names) => {
+                    for n in names {
+                        if let Some(d) = cx.lookup(m, n, Kind::Destination) {
+                            out.destinations.push(hir::DestId(d));
+                        }
+                    }
+                }
+                ast::ToolStmt::Substitute(s) => {
+                    if let Some(sid) = cx.lookup(m, s, Kind::Substitute) {
+                        let sid = hir::SubstituteId(sid);
+                        let me = hir::ToolId::from_index(cx.p.tools.len());
+                        if let Some(sub) = cx.p.substitute(sid) {
+                            if sub.tool != me && sub.tool.0 != u32::MAX {
+                                let other = cx.p.tool(sub.tool).map_or_else(
+                                    || {
+                                        cx.r.of_kind(Kind::Tool)
+                                            .nth(sub.tool.index())
+                                            .map_or("?".to_string(), |d| d.name.clone())
+                                    },
+                                    |t| t.name.clone(),
+                                );
+                                let d = errors::substitute_mismatch(&t.name.name, &s.name, &other, s.loc.span(), sub.span);
+                                cx.d.push(d);
+                            }
+                        }
+                        out.substitute = Some(sid);
+                    }
+                }
+            }
+        }
+        cx.p.tools.push(out);
+    }
+}
+
+fn lexicons(cx: &mut Cx<'_>) {
+    for (_, item, span) in items(cx, Kind::Lexicon) {
+        let ast::Item::Lexicon(l) = item else {
+            cx.d.push(Diagnostic::internal(span, "not a lexicon"));
+            continue;
+        };
+        cx.p.lexicons.push(hir::Lexicon {
+            name: l.name.name.clone(),
+            entries: l
+                .entries
+                .iter()
+                .map(|e| (e.phrase.value.clone(), e.replacement.as_ref().map(|r| r.value.clone())))
+                .collect(),
+            span,
+        });
+    }
+}
+
+fn entity(cx: &mut Cx<'_>, kind: &ast::Ident) -> Option<hir::EntityKind> {
+    let k = hir::EntityKind::parse(&kind.name);
+    if k.is_none() {
+        let names = hir::EntityKind::ALL.iter().map(|(n, _)| *n);
+        cx.d.push(errors::unknown_entity(&kind.name, kind.loc.span(), names));
+    }
+    k
+}
+
+fn labelers(cx: &mut Cx<'_>) {
+    for (m, item, span) in items(cx, Kind::Labeler) {
+        let ast::Item::Labeler(l) = item else {
+            cx.d.push(Diagnostic::internal(span, "not a labeler"));
+            continue;
+        };
+        let subj = subject(l.subject);
+        let mut out = hir::Labeler {
+            name: l.name.name.clone(),
+            subject: subj,
+            rules: Vec::new(),
+            fallback: None,
+            span,
+        };
+        let mut fallback_at: Option<Span> = None;
+        for rule in &l.rules {
+            let (matcher, label, unless, at) = match rule {
+                ast::LabelRule::Fallback { label, loc } => {
+                    if let Some(first) = fallback_at {
+                        cx.d.push(errors::repeated("the labeler's `fallback`", loc.span(), first));
+                        continue;
+                    }
+                    fallback_at = Some(loc.span());
+                    out.fallback = cx.label(subj, label);
+                    continue;
+                }
+                ast::LabelRule::Lexicon { lexicon, label, unless, loc } => {
+                    let lex = cx.lookup(m, lexicon, Kind::Lexicon).map(|i| hir::Matcher::Lexicon(hir::LexiconId(i)));
+                    (lex, label, unless, loc.span())
+                }
+                ast::LabelRule::Pattern { regex, label, unless, loc } => {
+                    let ok = match regex::Regex::new(&regex.value) {
+                        Ok(_) => Some(hir::Matcher::Pattern(regex.value.clone())),
+                        Err(e) => {
+                            cx.d.push(errors::bad_regex(&e.to_string(), regex.loc.span()));
+                            None
+                        }
+                    };
+                    (ok, label, unless, loc.span())
+                }
+                ast::LabelRule::Entity { kind, label, loc } => {
+                    if subj == hir::Subject::Destination {
+                        cx.d.push(errors::labeler_rule(&l.name.name, "entity", "destination", loc.span()));
+                    }
+                    (entity(cx, kind).map(hir::Matcher::Entity), label, &None, loc.span())
+                }
+                ast::LabelRule::Address { kind, pattern, label, loc } => {
+                    if subj == hir::Subject::Args {
+                        cx.d.push(errors::labeler_rule(&l.name.name, kind.keyword(), "args", loc.span()));
+                    }
+                    (Some(hir::Matcher::Address(address_kind(*kind), pattern.value.clone())), label, &None, loc.span())
+                }
+            };
+            let label = cx.label(subj, label);
+            let unless = unless
+                .as_ref()
+                .and_then(|u| cx.lookup(m, u, Kind::Lexicon).map(hir::LexiconId));
+            if let (Some(matcher), Some(label)) = (matcher, label) {
+                out.rules.push(hir::LabelRule {
+                    matcher,
+                    label,
+                    unless,
+                    span: at,
+                });
+            }
+        }
+        cx.p.labelers.push(out);
+    }
+}
+
+/// Whether a step applies to a value of type `ty`.
+fn step_fits(step: &hir::Step, ty: &Type) -> bool {
+    match ty {
+        Type::Error => true,
+        Type::List(inner) => step_fits(step, inner),
+        _ => match step {
+            hir::Step::Constant(_) => true,
+            hir::Step::ReplaceLexicon(..) => *ty == Type::Text,
+            hir::Step::RedactEntity(..) => matches!(ty, Type::Text | Type::Entity),
+            hir::Step::CoarsenTime(_) => *ty == Type::Time,
+        },
+    }
+}
+
+fn transforms(cx: &mut Cx<'_>) {
+    for (m, item, span) in items(cx, Kind::Transform) {
+        let ast::Item::Transform(t) = item else {
+            cx.d.push(Diagnostic::internal(span, "not a transform"));
+            continue;
+        };
+        let inputs: Vec<Type> = t.inputs.iter().map(|ty| field_type(cx, m, ty)).collect();
+        let output = cx.label(hir::Subject::Args, &t.output);
+        let mut steps = Vec::new();
+        for step in &t.steps {
+            let (s, at, text, needs) = match step {
+                ast::TransformStep::ReplaceLexicon(lex, with, loc) => (
+                    cx.lookup(m, lex, Kind::Lexicon)
+                        .map(|i| hir::Step::ReplaceLexicon(hir::LexiconId(i), with.as_ref().map(|w| w.value.clone()))),
+                    loc.span(),
+                    "replace lexicon",
+                    "text",
+                ),
+                ast::TransformStep::RedactEntity(kind, with, loc) => (
+                    entity(cx, kind).map(|k| hir::Step::RedactEntity(k, with.as_ref().map(|w| w.value.clone()))),
+                    loc.span(),
+                    "redact entity",
+                    "text or entity",
+                ),
+                ast::TransformStep::CoarsenTime(g, loc) => {
+                    let parsed = hir::Granularity::parse(&g.name);
+                    if parsed.is_none() {
+                        let names = hir::Granularity::ALL.iter().map(|(n, _)| *n);
+                        cx.d.push(errors::unknown_granularity(&g.name, g.loc.span(), names));
+                    }
+                    (parsed.map(hir::Step::CoarsenTime), loc.span(), "coarsen time", "time")
+                }
+                ast::TransformStep::Constant(s, loc) => {
+                    (Some(hir::Step::Constant(s.value.clone())), loc.span(), "constant", "")
+                }
+            };
+            let Some(s) = s else { continue };
+            if !inputs.iter().any(|ty| step_fits(&s, ty)) {
+                let list: Vec<String> = inputs.iter().map(|t| format!("`{}`", t.display())).collect();
+                cx.d.push(errors::step_type(&t.name.name, text, needs, &list.join(", "), at));
+            }
+            steps.push(s);
+        }
+        cx.p.transforms.push(hir::Transform {
+            name: t.name.name.clone(),
+            inputs,
+            output: output.unwrap_or(hir::LabelId(u32::MAX)),
+            steps,
+            span,
+        });
+    }
+}

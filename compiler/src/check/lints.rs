@@ -1,0 +1,128 @@
+//! Warnings: unused declarations, rules that can never fire, thresholds and
+//! budgets nothing reads.
+//!
+//! Unused declarations are reported only in files that declare a contract
+//! and that no other file imports: there is no `pub`, so a vocabulary module
+//! (the `std` library, a shared tools file) exports everything it declares.
+//!
+//! Rule shadowing is a sound but incomplete subsumption check: rule `j` is
+//! reported when an earlier rule `i` is unguarded, or when every conjunct of
+//! `i`'s guard is also a conjunct of `j`'s guard (then `j`'s guard implies
+//! `i`'s, so `i` fires first on every event `j` matches). It never reports a
+//! rule that can fire; it misses covers that need reasoning about labels or
+//! disjunctions, which the exhaustive table check in `verify` finds.
+
+use super::{errors, Cx};
+use crate::hir::{Guard, Rule};
+use crate::resolve::Kind;
+use std::collections::HashSet;
+
+pub(crate) fn check(cx: &mut Cx<'_>) {
+    unused(cx);
+    let mut diags = Vec::new();
+    for c in &cx.p.contracts {
+        if !user_span(cx, c.span) {
+            continue;
+        }
+        for (j, rule) in c.rules.iter().enumerate() {
+            if let Some((i, why)) = c.rules.iter().take(j).enumerate().find_map(|(i, e)| covers(e, rule).map(|w| (i, w))) {
+                let earlier = c.rules.get(i).map_or(rule.span, |r| r.span);
+                diags.push(errors::shadowed_rule(&describe(rule, j), rule.span, earlier, why));
+            }
+        }
+        let reads_threshold = c.rules.iter().any(|r| reads(&r.guard, &|g| matches!(g, Guard::Confidence(_, crate::hir::Bound::ThresholdOfMode))));
+        if !reads_threshold {
+            for t in &c.thresholds {
+                let mode = cx.p.modes.get(t.mode.index()).map_or("?", |m| m.name.as_str());
+                diags.push(errors::unread_threshold(mode, t.span));
+            }
+        }
+        for (b, budget) in c.budgets.iter().enumerate() {
+            let read = c.rules.iter().any(|r| {
+                reads(&r.guard, &|g| match g {
+                    Guard::BudgetExhausted(None) => true,
+                    Guard::BudgetExhausted(Some(x)) => x.index() == b,
+                    _ => false,
+                })
+            });
+            if !read {
+                diags.push(errors::unread_budget(&budget.name, budget.span));
+            }
+        }
+    }
+    cx.d.extend(diags);
+}
+
+fn user_span(cx: &Cx<'_>, span: crate::source::Span) -> bool {
+    cx.r
+        .modules
+        .iter()
+        .find(|m| m.file == span.file)
+        .is_some_and(|m| !m.is_std)
+}
+
+fn describe(rule: &Rule, index: usize) -> String {
+    match &rule.name {
+        Some(n) => format!("`{n}`"),
+        None => format!("#{} (`{}`)", index + 1, rule.action.keyword()),
+    }
+}
+
+fn conjuncts(g: &Guard) -> Vec<&Guard> {
+    match g {
+        Guard::And(v) => v.iter().collect(),
+        Guard::Bool(true) => Vec::new(),
+        g => vec![g],
+    }
+}
+
+/// Whether `earlier` fires on every event `later` matches, and why.
+fn covers(earlier: &Rule, later: &Rule) -> Option<&'static str> {
+    if matches!(earlier.guard, Guard::Bool(true)) {
+        return Some("this earlier rule has no guard, so it decides every event");
+    }
+    let mine = conjuncts(&later.guard);
+    let theirs = conjuncts(&earlier.guard);
+    (theirs.iter().all(|g| mine.contains(g)))
+        .then_some("this earlier rule's condition holds whenever the later one's does")
+}
+
+fn reads(g: &Guard, pred: &dyn Fn(&Guard) -> bool) -> bool {
+    pred(g)
+        || match g {
+            Guard::Not(x) => reads(x, pred),
+            Guard::And(v) | Guard::Or(v) => v.iter().any(|x| reads(x, pred)),
+            _ => false,
+        }
+}
+
+fn unused(cx: &mut Cx<'_>) {
+    let mut diags = Vec::new();
+    let checked: HashSet<usize> = cx
+        .r
+        .modules
+        .iter()
+        .enumerate()
+        .filter(|(m, module)| {
+            !module.is_std
+                && !module.imported
+                && cx.r.decls.iter().any(|d| d.module == *m && d.kind == Kind::Contract)
+        })
+        .map(|(m, _)| m)
+        .collect();
+    for (i, d) in cx.r.decls.iter().enumerate() {
+        if !checked.contains(&d.module) || cx.r.is_used(i) {
+            continue;
+        }
+        let skip = match d.kind {
+            Kind::Contract | Kind::Labeler => true,
+            Kind::Lattice => cx.p.lattices.get(d.index as usize).is_some_and(|l| l.role.is_some()),
+            Kind::Enum => matches!(d.name.as_str(), "Mode" | "Effect"),
+            Kind::Observer | Kind::Destination | Kind::Tool | Kind::Substitute | Kind::Lexicon | Kind::Transform => false,
+        };
+        if !skip {
+            diags.push(errors::unused(d.kind.word(), &d.name, d.span));
+        }
+    }
+    cx.d.extend(diags);
+}

@@ -1,0 +1,216 @@
+//! The program-wide vocabulary: lattices, modes, effect classes, channels.
+
+use super::{errors, lattice, Cx};
+use crate::diagnostics::Diagnostic;
+use crate::hir::{self, LabelId, LatticeId};
+use crate::resolve::{errors as rerrors, Kind};
+use crate::source::Span;
+use crate::syntax::ast;
+use std::collections::HashMap;
+
+pub(crate) fn check(cx: &mut Cx<'_>) {
+    lattices(cx);
+    enums(cx);
+    channels(cx);
+}
+
+fn lattices(cx: &mut Cx<'_>) {
+    let decls: Vec<_> = cx.r.of_kind(Kind::Lattice).collect();
+    for decl in decls {
+        let Some(ast::Item::Lattice(l)) = cx.r.item(decl) else {
+            cx.d.push(Diagnostic::internal(decl.span, "a lattice declaration is not a lattice"));
+            continue;
+        };
+        let id = LatticeId::from_index(cx.p.lattices.len());
+        let first = cx.p.labels.len();
+        let mut index: HashMap<&str, usize> = HashMap::new();
+        let mut names: Vec<&ast::Ident> = Vec::new();
+        let mut edges = Vec::new();
+        for chain in &l.chains {
+            let mut prev: Option<usize> = None;
+            for label in &chain.labels {
+                let i = *index.entry(label.name.as_str()).or_insert_with(|| {
+                    names.push(label);
+                    names.len() - 1
+                });
+                if let Some(p) = prev {
+                    edges.push((p, i));
+                }
+                prev = Some(i);
+            }
+        }
+        for name in &names {
+            cx.p.labels.push(hir::Label {
+                name: name.name.clone(),
+                lattice: id,
+                span: name.loc.span(),
+            });
+        }
+        let labels: Vec<LabelId> = (first..cx.p.labels.len()).map(LabelId::from_index).collect();
+        let word = |i: usize| names.get(i).map_or("?".to_string(), |n| n.name.clone());
+        let span = l.name.loc.span();
+        let tables = match lattice::build(names.len(), &edges) {
+            Ok(t) => Some(t),
+            Err(errs) => {
+                for e in errs {
+                    cx.d.push(lattice_error(&l.name.name, &e, span, &word));
+                }
+                None
+            }
+        };
+        let role = l.role.map(|r| match r {
+            ast::Subject::Args => hir::Subject::Args,
+            ast::Subject::Destination => hir::Subject::Destination,
+        });
+        if let Some(role) = role {
+            let (slot, word) = match role {
+                hir::Subject::Args => (cx.p.arg_lattice, "args"),
+                hir::Subject::Destination => (cx.p.dest_lattice, "destination"),
+            };
+            match slot.and_then(|s| cx.p.lattice(s)) {
+                Some(first) => {
+                    let d = errors::second_role_lattice(word, &l.name.name, span, &first.name, first.span);
+                    cx.d.push(d);
+                }
+                None => match role {
+                    hir::Subject::Args => cx.p.arg_lattice = Some(id),
+                    hir::Subject::Destination => cx.p.dest_lattice = Some(id),
+                },
+            }
+        }
+        let at = |i: Option<usize>| i.and_then(|i| labels.get(i).copied());
+        let lattice = match tables {
+            Some(t) => hir::Lattice {
+                name: l.name.name.clone(),
+                role,
+                bottom: at(t.bottom()),
+                top: at(t.top()),
+                total: t.is_total(),
+                leq_table: t.leq,
+                join_table: t.join,
+                meet_table: t.meet,
+                labels,
+                span,
+            },
+            None => hir::Lattice {
+                name: l.name.name.clone(),
+                role,
+                labels,
+                leq_table: Vec::new(),
+                join_table: Vec::new(),
+                meet_table: Vec::new(),
+                bottom: None,
+                top: None,
+                total: false,
+                span,
+            },
+        };
+        cx.p.lattices.push(lattice);
+    }
+}
+
+fn lattice_error(name: &str, e: &lattice::LatticeError, span: Span, word: &dyn Fn(usize) -> String) -> Diagnostic {
+    let why = |w: &lattice::Why, up: bool| match w {
+        lattice::Why::NoBound => {
+            if up {
+                "have no common upper bound".to_string()
+            } else {
+                "have no common lower bound".to_string()
+            }
+        }
+        lattice::Why::Ambiguous(x, y) => format!(
+            "have two {} common bounds, `{}` and `{}`",
+            if up { "minimal upper" } else { "maximal lower" },
+            word(*x),
+            word(*y)
+        ),
+    };
+    match e {
+        lattice::LatticeError::Cycle(c) => {
+            let mut labels: Vec<String> = c.iter().map(|i| word(*i)).collect();
+            if let Some(first) = labels.first().cloned() {
+                labels.push(first);
+            }
+            errors::lattice_cycle(name, &labels, span)
+        }
+        lattice::LatticeError::NoJoin(a, b, w) => errors::no_join(name, &word(*a), &word(*b), &why(w, true), span),
+        lattice::LatticeError::NoMeet(a, b, w) => errors::no_meet(name, &word(*a), &word(*b), &why(w, false), span),
+    }
+}
+
+fn enums(cx: &mut Cx<'_>) {
+    let decls: Vec<_> = cx.r.of_kind(Kind::Enum).collect();
+    let mut special: HashMap<&str, Span> = HashMap::new();
+    for decl in decls {
+        let Some(ast::Item::Enum(e)) = cx.r.item(decl) else {
+            cx.d.push(Diagnostic::internal(decl.span, "an enum declaration is not an enum"));
+            continue;
+        };
+        let mut seen: HashMap<&str, Span> = HashMap::new();
+        let mut values = Vec::new();
+        for v in &e.values {
+            if let Some(first) = seen.get(v.name.as_str()) {
+                cx.d.push(rerrors::duplicate("value", &v.name, v.loc.span(), *first));
+                continue;
+            }
+            seen.insert(&v.name, v.loc.span());
+            values.push(v);
+        }
+        let span = e.name.loc.span();
+        if matches!(e.name.name.as_str(), "Mode" | "Effect") {
+            if let Some(first) = special.get(e.name.name.as_str()) {
+                cx.d.push(errors::repeated(&format!("`enum {}`", e.name.name), span, *first));
+            } else {
+                special.insert(&e.name.name, span);
+                for v in &values {
+                    let (name, span) = (v.name.clone(), v.loc.span());
+                    if e.name.name == "Mode" {
+                        let id = hir::ModeId::from_index(cx.p.modes.len());
+                        if name == "committed" {
+                            cx.p.committed = Some(id);
+                        }
+                        cx.modes.insert(name.clone(), id);
+                        cx.p.modes.push(hir::Mode { name, span });
+                    } else {
+                        cx.effects.insert(name.clone(), hir::EffectId::from_index(cx.p.effects.len()));
+                        cx.p.effects.push(hir::Effect { name, span });
+                    }
+                }
+            }
+        }
+        cx.p.enums.push(hir::Enum {
+            name: e.name.name.clone(),
+            values: values.iter().map(|v| v.name.clone()).collect(),
+            span,
+        });
+    }
+}
+
+fn channels(cx: &mut Cx<'_>) {
+    let mut first: Option<Span> = None;
+    for module in &cx.r.modules {
+        for item in &module.ast.items {
+            let ast::Item::Channels(c) = item else { continue };
+            let span = c.loc.span();
+            if let Some(f) = first {
+                cx.d.push(errors::repeated("`channels { ... }`", span, f));
+                continue;
+            }
+            first = Some(span);
+            let mut seen: HashMap<&str, Span> = HashMap::new();
+            for n in &c.names {
+                if let Some(f) = seen.get(n.name.as_str()) {
+                    cx.d.push(rerrors::duplicate("channel", &n.name, n.loc.span(), *f));
+                    continue;
+                }
+                seen.insert(&n.name, n.loc.span());
+                cx.channels
+                    .insert(n.name.clone(), hir::ChannelId::from_index(cx.p.channels.len()));
+                cx.p.channels.push(hir::Channel {
+                    name: n.name.clone(),
+                    span: n.loc.span(),
+                });
+            }
+        }
+    }
+}

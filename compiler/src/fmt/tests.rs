@@ -1,0 +1,160 @@
+use super::format;
+use crate::diagnostics::{Code, Diagnostics};
+use crate::source::FileId;
+use crate::syntax::{parse, print};
+
+fn fmt(text: &str) -> String {
+    let mut d = Diagnostics::new();
+    let out = format(FileId(0), text, &mut d);
+    assert!(d.is_empty(), "diagnostics: {:?}", d.sorted());
+    let out = out.unwrap();
+    let mut d2 = Diagnostics::new();
+    let again = format(FileId(0), &out, &mut d2).unwrap();
+    assert_eq!(again, out, "not idempotent");
+    out
+}
+
+const CONTRACT: &str = r#"use std::labels;
+use std::tools::{web_search, brave};
+lattice L { a < b, a < c }
+lexicon l { "x" => "y", "z" }
+contract c(tau = 0.5) {
+  tools web_search; destinations brave;
+  forbid args >= b at provider;
+  decide { gate: defer when speculative and confidence < threshold; allow; }
+  test "t" { call web_search(q: "a") to brave speculative confidence 0.9 expect defer by gate; }
+}
+"#;
+
+#[test]
+fn without_comments_the_output_is_the_printers() {
+    let mut d = Diagnostics::new();
+    let ast = parse(FileId(0), CONTRACT, &mut d).unwrap();
+    assert_eq!(fmt(CONTRACT), print::print(&ast));
+}
+
+#[test]
+fn leading_and_trailing_comments_stay_with_their_statements() {
+    let src = "// head\ntool t { // about t\n  effect x; // why\n  // before args\n  args { q: text }\n}\n";
+    assert_eq!(
+        fmt(src),
+        "// head\ntool t { // about t\n    effect x; // why\n    // before args\n    args { q: text }\n}\n"
+    );
+}
+
+#[test]
+fn a_comment_inside_a_one_line_statement_moves_above_it() {
+    let src = "contract c {\n    forbid args >= /* cut */ sensitive\n        // still forbid\n        at provider;\n}\n";
+    assert_eq!(
+        fmt(src),
+        "contract c {\n    /* cut */\n    // still forbid\n    forbid args >= sensitive at provider;\n}\n"
+    );
+}
+
+#[test]
+fn comments_before_a_closing_brace_stay_in_the_block() {
+    let src = "contract c {\n    tools a;\n    // last words\n} // after\n// eof\n";
+    assert_eq!(
+        fmt(src),
+        "contract c {\n    tools a;\n    // last words\n} // after\n// eof\n"
+    );
+}
+
+#[test]
+fn blank_lines_around_own_line_comments_are_kept_once() {
+    let src = "// licence\n\n\n// the uses\nuse a;\n\n\n\nuse b;\ncontract c {\n\n    // first\n    tools a;\n\n\n    // second group\n\n    forbid args >= x at p;\n\n}\n";
+    assert_eq!(
+        fmt(src),
+        "// licence\n\n// the uses\nuse a;\n\nuse b;\n\ncontract c {\n    // first\n    tools a;\n\n    // second group\n\n    forbid args >= x at p;\n}\n"
+    );
+}
+
+#[test]
+fn code_after_a_comment_on_its_line_pushes_it_up() {
+    let src = "contract c { tools a; /* x */ forbid args >= y at p; }\n";
+    assert_eq!(
+        fmt(src),
+        "contract c {\n    tools a;\n    /* x */\n    forbid args >= y at p;\n}\n"
+    );
+}
+
+#[test]
+fn comments_in_tests_decide_lexicons_and_lattices() {
+    let src = r#"lattice L {
+    a < b, // low
+    a < c
+}
+lexicon l {
+    // first
+    "x" => "y", // trailing
+    "z"
+}
+contract c {
+    decide {
+        // gate
+        gate: defer when speculative; // deferred
+        allow;
+    }
+    test "t" {
+        // the call
+        call t(q: "a") // args
+            to brave // where
+            speculative
+        // expectation
+        expect defer;
+    }
+}
+"#;
+    let out = fmt(src);
+    assert_eq!(
+        out,
+        r#"lattice L {
+    a < b, // low
+    a < c,
+}
+
+lexicon l {
+    // first
+    "x" => "y", // trailing
+    "z",
+}
+
+contract c {
+    decide {
+        // gate
+        gate: defer when speculative; // deferred
+        allow;
+    }
+
+    test "t" {
+        // the call
+        call t(q: "a") // args
+            to brave // where
+            speculative
+        // expectation
+        expect defer;
+    }
+}
+"#
+    );
+}
+
+#[test]
+fn a_file_of_comments_only_keeps_them() {
+    assert_eq!(fmt("// a\n\n/* b */\n"), "// a\n\n/* b */\n");
+    assert_eq!(fmt(""), "");
+}
+
+#[test]
+fn strings_that_look_like_comments_are_not_comments() {
+    let src = "destination d { host \"a//b;{\"; label x; }\n";
+    assert_eq!(fmt(src), "destination d {\n    host \"a//b;{\";\n    label x;\n}\n");
+}
+
+#[test]
+fn syntax_errors_are_reported_and_nothing_is_returned() {
+    let mut d = Diagnostics::new();
+    assert!(format(FileId(0), "contract c { tools a }", &mut d).is_none());
+    assert!(d.has_errors());
+    assert!(!d.codes().contains(&Code::E0900));
+}

@@ -1,0 +1,1013 @@
+//! The resolved, typed intermediate representation that `check` produces and
+//! `lower` consumes.
+//!
+//! Every name of the source has become a dense id (a `u32` newtype indexing
+//! one vector of [`Program`]), every label is attached to its lattice, every
+//! lattice carries precomputed `leq`, `join` and `meet` tables, contract
+//! parameters are resolved to values, and guard sugar is expanded into one
+//! small typed expression tree ([`Guard`]). Nothing here refers back to the
+//! AST; spans are kept only where a later stage points at source (rules,
+//! thresholds, forbid cuts, budgets, transforms, substitutes, tests).
+//!
+//! Design notes:
+//!
+//! - **Global ids.** Declarations from every loaded module (the user's files
+//!   and the `std` modules they import) share one id space per kind, so
+//!   lowering sees one flat program. Module scoping is resolved away.
+//! - **Labels.** A [`LabelId`] is global, and the labels of one lattice are
+//!   contiguous; [`Lattice::local`] gives a label's index within its lattice,
+//!   which is what the order tables are indexed by.
+//! - **Roles.** The argument lattice and the destination lattice are the
+//!   lattices declared `for args` and `for destination`; at most one of each
+//!   per program (the checker reports a second one).
+//! - **Modes and effects** are the values of the enums named `Mode` and
+//!   `Effect`. The mode named `committed` is special: it is the mode a
+//!   deferred event is re-decided in when its branch is promoted.
+//! - **Recovery.** A program is returned even when the checker reported
+//!   errors; lowering must only run on an error-free program, where every
+//!   id is valid and every guard well-typed.
+
+use crate::source::Span;
+
+macro_rules! ids {
+    ($( $(#[doc = $doc:literal])* $name:ident, )*) => {
+        $(
+            $(#[doc = $doc])*
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+            pub struct $name(pub u32);
+
+            impl $name {
+                /// The id as a vector index.
+                pub fn index(self) -> usize {
+                    self.0 as usize
+                }
+
+                /// The id of the `index`-th element (saturating at `u32::MAX`).
+                pub fn from_index(index: usize) -> $name {
+                    $name(u32::try_from(index).unwrap_or(u32::MAX))
+                }
+            }
+        )*
+    };
+}
+
+ids! {
+    /// A lattice in [`Program::lattices`].
+    LatticeId,
+    /// A label in [`Program::labels`].
+    LabelId,
+    /// An execution mode in [`Program::modes`].
+    ModeId,
+    /// An effect class in [`Program::effects`].
+    EffectId,
+    /// A channel in [`Program::channels`].
+    ChannelId,
+    /// An observer in [`Program::observers`].
+    ObserverId,
+    /// A destination in [`Program::destinations`].
+    DestId,
+    /// A tool in [`Program::tools`].
+    ToolId,
+    /// A substitute in [`Program::substitutes`].
+    SubstituteId,
+    /// A lexicon in [`Program::lexicons`].
+    LexiconId,
+    /// A labeler in [`Program::labelers`].
+    LabelerId,
+    /// A transform in [`Program::transforms`].
+    TransformId,
+    /// A contract in [`Program::contracts`].
+    ContractId,
+    /// A rule in [`Contract::rules`] (local to its contract).
+    RuleId,
+    /// A budget in [`Contract::budgets`] (local to its contract).
+    BudgetId,
+    /// A parameter in [`Contract::params`] (local to its contract).
+    ParamId,
+}
+
+/// Everything the user's files and their imports declare, resolved.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Program {
+    /// Every lattice.
+    pub lattices: Vec<Lattice>,
+    /// Every label of every lattice; each lattice's labels are contiguous.
+    pub labels: Vec<Label>,
+    /// The lattice declared `for args`.
+    pub arg_lattice: Option<LatticeId>,
+    /// The lattice declared `for destination`.
+    pub dest_lattice: Option<LatticeId>,
+    /// The values of `enum Mode`.
+    pub modes: Vec<Mode>,
+    /// The mode named `committed`, if declared.
+    pub committed: Option<ModeId>,
+    /// The values of `enum Effect`.
+    pub effects: Vec<Effect>,
+    /// Every other enumeration (usable as a field type).
+    pub enums: Vec<Enum>,
+    /// The channels declared in `channels { ... }`.
+    pub channels: Vec<Channel>,
+    /// Every observer.
+    pub observers: Vec<Observer>,
+    /// Every destination.
+    pub destinations: Vec<Destination>,
+    /// Every tool.
+    pub tools: Vec<Tool>,
+    /// Every SHADOW substitute.
+    pub substitutes: Vec<Substitute>,
+    /// Every lexicon.
+    pub lexicons: Vec<Lexicon>,
+    /// Every labeler.
+    pub labelers: Vec<Labeler>,
+    /// Every REWRITE transform.
+    pub transforms: Vec<Transform>,
+    /// Every contract.
+    pub contracts: Vec<Contract>,
+}
+
+impl Program {
+    /// The lattice with this id.
+    pub fn lattice(&self, id: LatticeId) -> Option<&Lattice> {
+        self.lattices.get(id.index())
+    }
+
+    /// The label with this id.
+    pub fn label(&self, id: LabelId) -> Option<&Label> {
+        self.labels.get(id.index())
+    }
+
+    /// A label's name, or `?` for an invalid id.
+    pub fn label_name(&self, id: LabelId) -> &str {
+        self.label(id).map_or("?", |l| l.name.as_str())
+    }
+
+    /// `a <= b` in their common lattice; `None` when they are in different
+    /// lattices or an id is invalid.
+    pub fn leq(&self, a: LabelId, b: LabelId) -> Option<bool> {
+        let la = self.label(a)?;
+        let lb = self.label(b)?;
+        if la.lattice != lb.lattice {
+            return None;
+        }
+        self.lattice(la.lattice)?.leq(a, b)
+    }
+
+    /// The argument lattice, if declared.
+    pub fn args(&self) -> Option<&Lattice> {
+        self.arg_lattice.and_then(|id| self.lattice(id))
+    }
+
+    /// The destination lattice, if declared.
+    pub fn dests(&self) -> Option<&Lattice> {
+        self.dest_lattice.and_then(|id| self.lattice(id))
+    }
+
+    /// The tool with this id.
+    pub fn tool(&self, id: ToolId) -> Option<&Tool> {
+        self.tools.get(id.index())
+    }
+
+    /// The destination with this id.
+    pub fn destination(&self, id: DestId) -> Option<&Destination> {
+        self.destinations.get(id.index())
+    }
+
+    /// The observer with this id.
+    pub fn observer(&self, id: ObserverId) -> Option<&Observer> {
+        self.observers.get(id.index())
+    }
+
+    /// The substitute with this id.
+    pub fn substitute(&self, id: SubstituteId) -> Option<&Substitute> {
+        self.substitutes.get(id.index())
+    }
+
+    /// The transform with this id.
+    pub fn transform(&self, id: TransformId) -> Option<&Transform> {
+        self.transforms.get(id.index())
+    }
+
+    /// The contract called `name`.
+    pub fn contract(&self, name: &str) -> Option<&Contract> {
+        self.contracts.iter().find(|c| c.name == name)
+    }
+
+    /// Whether a destination is seen by some external observer.
+    pub fn is_external(&self, dest: DestId) -> bool {
+        self.destination(dest).is_some_and(|d| {
+            d.observers
+                .iter()
+                .any(|o| self.observer(*o).is_some_and(|o| o.external))
+        })
+    }
+}
+
+/// Which label a lattice provides (`for args` / `for destination`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Subject {
+    /// Argument fields.
+    Args,
+    /// The destination.
+    Destination,
+}
+
+/// A proven lattice with its order tables.
+///
+/// Tables are indexed by local label index (see [`Lattice::local`]) in
+/// row-major order: `leq[i * n + j]` is `labels[i] <= labels[j]`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Lattice {
+    /// Its name.
+    pub name: String,
+    /// `for args` or `for destination`, if declared.
+    pub role: Option<Subject>,
+    /// Its labels in declaration order (contiguous ids).
+    pub labels: Vec<LabelId>,
+    /// The reflexive-transitive order, `n * n`.
+    pub leq_table: Vec<bool>,
+    /// Least upper bounds as local indices, `n * n`.
+    pub join_table: Vec<u32>,
+    /// Greatest lower bounds as local indices, `n * n`.
+    pub meet_table: Vec<u32>,
+    /// The least label.
+    pub bottom: Option<LabelId>,
+    /// The greatest label.
+    pub top: Option<LabelId>,
+    /// Whether every pair is comparable.
+    pub total: bool,
+    /// The declaration.
+    pub span: Span,
+}
+
+impl Lattice {
+    /// Number of labels.
+    pub fn len(&self) -> usize {
+        self.labels.len()
+    }
+
+    /// Whether it has no labels.
+    pub fn is_empty(&self) -> bool {
+        self.labels.is_empty()
+    }
+
+    /// A label's index within this lattice.
+    pub fn local(&self, label: LabelId) -> Option<usize> {
+        let first = self.labels.first()?;
+        let i = label.index().checked_sub(first.index())?;
+        (i < self.labels.len()).then_some(i)
+    }
+
+    /// The label at a local index.
+    pub fn at(&self, local: usize) -> Option<LabelId> {
+        self.labels.get(local).copied()
+    }
+
+    fn cell<T: Copy>(&self, table: &[T], a: LabelId, b: LabelId) -> Option<T> {
+        let (i, j) = (self.local(a)?, self.local(b)?);
+        table.get(i * self.labels.len() + j).copied()
+    }
+
+    /// `a <= b`.
+    pub fn leq(&self, a: LabelId, b: LabelId) -> Option<bool> {
+        self.cell(&self.leq_table, a, b)
+    }
+
+    /// The least upper bound of `a` and `b`.
+    pub fn join(&self, a: LabelId, b: LabelId) -> Option<LabelId> {
+        self.cell(&self.join_table, a, b)
+            .and_then(|i| self.at(i as usize))
+    }
+
+    /// The greatest lower bound of `a` and `b`.
+    pub fn meet(&self, a: LabelId, b: LabelId) -> Option<LabelId> {
+        self.cell(&self.meet_table, a, b)
+            .and_then(|i| self.at(i as usize))
+    }
+
+    /// Every label `l` with `l >= cut` (the labels a forbid cut forbids).
+    pub fn at_or_above(&self, cut: LabelId) -> Vec<LabelId> {
+        self.labels
+            .iter()
+            .copied()
+            .filter(|l| self.leq(cut, *l) == Some(true))
+            .collect()
+    }
+}
+
+/// One label.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Label {
+    /// Its name.
+    pub name: String,
+    /// The lattice it belongs to.
+    pub lattice: LatticeId,
+    /// Where it is first written.
+    pub span: Span,
+}
+
+/// An execution mode (a value of `enum Mode`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Mode {
+    /// Its name, such as `speculative`.
+    pub name: String,
+    /// Where it is declared.
+    pub span: Span,
+}
+
+/// An effect class (a value of `enum Effect`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Effect {
+    /// Its name, such as `external_read`.
+    pub name: String,
+    /// Where it is declared.
+    pub span: Span,
+}
+
+/// A user enumeration other than `Mode` and `Effect`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Enum {
+    /// Its name.
+    pub name: String,
+    /// Its values.
+    pub values: Vec<String>,
+    /// The declaration.
+    pub span: Span,
+}
+
+/// A disclosure channel, such as `arguments` or `timing`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Channel {
+    /// Its name.
+    pub name: String,
+    /// Where it is declared.
+    pub span: Span,
+}
+
+/// An observer class.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Observer {
+    /// Its name.
+    pub name: String,
+    /// Outside the trusted boundary.
+    pub external: bool,
+    /// The channels it sees.
+    pub sees: Vec<ChannelId>,
+    /// The declaration.
+    pub span: Span,
+}
+
+/// How a destination is addressed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AddressKind {
+    /// A host name or glob.
+    Host,
+    /// A URL pattern.
+    Url,
+    /// A document collection.
+    Collection,
+}
+
+/// A destination address.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Address {
+    /// Host, URL or collection.
+    pub kind: AddressKind,
+    /// The literal or glob.
+    pub value: String,
+}
+
+/// A destination.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Destination {
+    /// Its name.
+    pub name: String,
+    /// Its addresses.
+    pub addresses: Vec<Address>,
+    /// Its label in the destination lattice.
+    pub label: Option<LabelId>,
+    /// The observers that record calls to it.
+    pub observers: Vec<ObserverId>,
+    /// The declaration.
+    pub span: Span,
+}
+
+/// An argument field's type.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Type {
+    /// Free text.
+    Text,
+    /// A structured entity (email, phone, ...).
+    Entity,
+    /// A time or date.
+    Time,
+    /// A number.
+    Number,
+    /// One of a fixed set of words.
+    Enum(Vec<String>),
+    /// A list of values.
+    List(Box<Type>),
+    /// A type the checker could not resolve (recovery; never after success).
+    Error,
+}
+
+impl Type {
+    /// The type as written in source.
+    pub fn display(&self) -> String {
+        match self {
+            Type::Text => "text".into(),
+            Type::Entity => "entity".into(),
+            Type::Time => "time".into(),
+            Type::Number => "number".into(),
+            Type::Enum(vs) => format!("enum({})", vs.join(", ")),
+            Type::List(t) => format!("list({})", t.display()),
+            Type::Error => "{unknown}".into(),
+        }
+    }
+}
+
+/// One typed argument field of a tool.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Field {
+    /// Its name.
+    pub name: String,
+    /// Its type.
+    pub ty: Type,
+    /// Where it is declared.
+    pub span: Span,
+}
+
+/// A tool.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Tool {
+    /// Its name.
+    pub name: String,
+    /// Its effect class.
+    pub effect: Option<EffectId>,
+    /// Its argument fields.
+    pub fields: Vec<Field>,
+    /// The destinations it may call.
+    pub destinations: Vec<DestId>,
+    /// Its SHADOW substitute.
+    pub substitute: Option<SubstituteId>,
+    /// The declaration.
+    pub span: Span,
+}
+
+impl Tool {
+    /// The field called `name`.
+    pub fn field(&self, name: &str) -> Option<&Field> {
+        self.fields.iter().find(|f| f.name == name)
+    }
+}
+
+/// What happens to a shadowed call when its branch is promoted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PromoteMode {
+    /// Keep the substitute's result.
+    Reuse,
+    /// Re-decide as committed and call the real provider.
+    Reissue,
+}
+
+/// A trusted local stand-in for a tool (SHADOW).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Substitute {
+    /// Its name.
+    pub name: String,
+    /// The tool it stands in for.
+    pub tool: ToolId,
+    /// The observers that see it run.
+    pub observers: Vec<ObserverId>,
+    /// Reuse or reissue on promotion (default: reissue).
+    pub on_promote: PromoteMode,
+    /// The declaration.
+    pub span: Span,
+}
+
+/// A phrase list.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Lexicon {
+    /// Its name.
+    pub name: String,
+    /// `(phrase, generic replacement)` pairs.
+    pub entries: Vec<(String, Option<String>)>,
+    /// The declaration.
+    pub span: Span,
+}
+
+/// A kind of structured entity the labeler and transforms recognise.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum EntityKind {
+    /// An e-mail address.
+    Email,
+    /// A phone number.
+    Phone,
+    /// A person's name.
+    PersonName,
+    /// A calendar date.
+    Date,
+    /// A time of day.
+    Time,
+    /// An amount of money.
+    Money,
+    /// A government identifier.
+    GovId,
+    /// A postal address.
+    Address,
+    /// A URL.
+    Url,
+    /// An IP address.
+    Ip,
+}
+
+impl EntityKind {
+    /// Every kind with its source name.
+    pub const ALL: &'static [(&'static str, EntityKind)] = &[
+        ("email", EntityKind::Email),
+        ("phone", EntityKind::Phone),
+        ("person_name", EntityKind::PersonName),
+        ("date", EntityKind::Date),
+        ("time", EntityKind::Time),
+        ("money", EntityKind::Money),
+        ("gov_id", EntityKind::GovId),
+        ("address", EntityKind::Address),
+        ("url", EntityKind::Url),
+        ("ip", EntityKind::Ip),
+    ];
+
+    /// The kind called `name`.
+    pub fn parse(name: &str) -> Option<EntityKind> {
+        EntityKind::ALL
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, k)| *k)
+    }
+
+    /// The source name.
+    pub fn name(self) -> &'static str {
+        EntityKind::ALL
+            .iter()
+            .find(|(_, k)| *k == self)
+            .map_or("?", |(n, _)| n)
+    }
+}
+
+/// A time granularity for `coarsen time to ...`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Granularity {
+    /// One hour.
+    Hour,
+    /// One day.
+    Day,
+    /// One week.
+    Week,
+    /// One month.
+    Month,
+    /// One year.
+    Year,
+}
+
+impl Granularity {
+    /// Every granularity with its source name.
+    pub const ALL: &'static [(&'static str, Granularity)] = &[
+        ("hour", Granularity::Hour),
+        ("day", Granularity::Day),
+        ("week", Granularity::Week),
+        ("month", Granularity::Month),
+        ("year", Granularity::Year),
+    ];
+
+    /// The granularity called `name`.
+    pub fn parse(name: &str) -> Option<Granularity> {
+        Granularity::ALL
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, g)| *g)
+    }
+}
+
+/// A labeler: rules that give a label from what a value contains.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Labeler {
+    /// Its name.
+    pub name: String,
+    /// Arguments or destination.
+    pub subject: Subject,
+    /// Matching rules in order (the fallback is separate).
+    pub rules: Vec<LabelRule>,
+    /// The label for values no rule matches.
+    pub fallback: Option<LabelId>,
+    /// The declaration.
+    pub span: Span,
+}
+
+/// What a labeler rule matches.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Matcher {
+    /// A phrase of a lexicon.
+    Lexicon(LexiconId),
+    /// A regular expression (known to compile).
+    Pattern(String),
+    /// An entity kind.
+    Entity(EntityKind),
+    /// A destination address glob.
+    Address(AddressKind, String),
+}
+
+/// One labeler rule: a matcher, the label a hit gives, and a hard negative.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LabelRule {
+    /// What it matches.
+    pub matcher: Matcher,
+    /// The label a hit gives.
+    pub label: LabelId,
+    /// A lexicon whose hit cancels this rule.
+    pub unless: Option<LexiconId>,
+    /// The rule.
+    pub span: Span,
+}
+
+/// One rewriting step.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Step {
+    /// Replace phrases of a lexicon (by their replacement, or this text).
+    ReplaceLexicon(LexiconId, Option<String>),
+    /// Redact entities of a kind (with this text, or a default placeholder).
+    RedactEntity(EntityKind, Option<String>),
+    /// Coarsen times to a granularity.
+    CoarsenTime(Granularity),
+    /// Replace the whole value with a constant.
+    Constant(String),
+}
+
+/// A REWRITE transform.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Transform {
+    /// Its name.
+    pub name: String,
+    /// The field types it applies to.
+    pub inputs: Vec<Type>,
+    /// The declared label of its output (A3: strictly below every cut it serves).
+    pub output: LabelId,
+    /// Steps in order.
+    pub steps: Vec<Step>,
+    /// The declaration.
+    pub span: Span,
+}
+
+impl Transform {
+    /// Whether it applies to a field of type `ty`.
+    pub fn accepts(&self, ty: &Type) -> bool {
+        *ty == Type::Error || self.inputs.iter().any(|t| t == ty || *t == Type::Error)
+    }
+}
+
+/// A contract parameter with its value.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Param {
+    /// Its name.
+    pub name: String,
+    /// The declared default.
+    pub default: f64,
+    /// The value in effect (the default unless overridden).
+    pub value: f64,
+    /// The declaration.
+    pub span: Span,
+}
+
+/// `forbid args >= cut at observers;`
+#[derive(Clone, Debug, PartialEq)]
+pub struct Forbid {
+    /// Arguments or destination.
+    pub subject: Subject,
+    /// Labels at or above this one are forbidden.
+    pub cut: LabelId,
+    /// The observers it protects against.
+    pub observers: Vec<ObserverId>,
+    /// The statement.
+    pub span: Span,
+}
+
+/// `threshold mode value;`
+#[derive(Clone, Debug, PartialEq)]
+pub struct Threshold {
+    /// The execution mode.
+    pub mode: ModeId,
+    /// The value in [0, 1].
+    pub value: f64,
+    /// The parameter it was read from, if any.
+    pub param: Option<ParamId>,
+    /// The statement.
+    pub span: Span,
+}
+
+/// `budget name n per task counting subject >= label;`
+#[derive(Clone, Debug, PartialEq)]
+pub struct Budget {
+    /// Its name.
+    pub name: String,
+    /// Qualifying dispatches allowed per task (at least 1).
+    pub limit: u32,
+    /// Arguments or destination.
+    pub subject: Subject,
+    /// Dispatches at or above this label count.
+    pub label: LabelId,
+    /// The statement.
+    pub span: Span,
+}
+
+/// Who receives audit records.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Audit {
+    /// The sinks; empty for `audit none` or no audit statement.
+    pub sinks: Vec<ObserverId>,
+    /// Whether raw arguments are granted to the sinks.
+    pub raw_args: bool,
+    /// Late-Scrub: scrub the log after commit.
+    pub scrub_after_commit: bool,
+    /// The statement, if written.
+    pub span: Option<Span>,
+}
+
+/// A decision.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Action {
+    /// Dispatch unchanged.
+    Allow,
+    /// Drop with a denial.
+    Block,
+    /// Buffer until promotion.
+    Defer,
+    /// Rewrite forbidden fields, trying these transforms in order per field.
+    Rewrite(Vec<TransformId>),
+    /// Run a substitute; `None` means each tool's own.
+    Shadow(Option<SubstituteId>),
+}
+
+impl Action {
+    /// The keyword.
+    pub fn keyword(&self) -> &'static str {
+        match self {
+            Action::Allow => "allow",
+            Action::Block => "block",
+            Action::Defer => "defer",
+            Action::Rewrite(_) => "rewrite",
+            Action::Shadow(_) => "shadow",
+        }
+    }
+}
+
+/// A comparison operator.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CmpOp {
+    /// `==`
+    Eq,
+    /// `!=`
+    Ne,
+    /// `<`
+    Lt,
+    /// `<=`
+    Le,
+    /// `>`
+    Gt,
+    /// `>=`
+    Ge,
+}
+
+impl CmpOp {
+    /// The operator as written.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            CmpOp::Eq => "==",
+            CmpOp::Ne => "!=",
+            CmpOp::Lt => "<",
+            CmpOp::Le => "<=",
+            CmpOp::Gt => ">",
+            CmpOp::Ge => ">=",
+        }
+    }
+}
+
+/// What a confidence is compared with.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Bound {
+    /// A literal.
+    Value(f64),
+    /// A contract parameter; its value is [`Param::value`].
+    Param(ParamId),
+    /// The contract's threshold for the event's mode (a mode without a
+    /// threshold has none: the comparison is false).
+    ThresholdOfMode,
+}
+
+/// A reference to one argument field by name (present in some tools).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct FieldRef {
+    /// The field's name.
+    pub name: String,
+}
+
+/// A typed guard. An unguarded rule has `Guard::Bool(true)`; `unless g` is
+/// `Not(g)`; `and`/`or` chains are flattened.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Guard {
+    /// A constant.
+    Bool(bool),
+    /// Negation.
+    Not(Box<Guard>),
+    /// Every operand holds.
+    And(Vec<Guard>),
+    /// Some operand holds.
+    Or(Vec<Guard>),
+    /// `tool allowed`
+    ToolAllowed,
+    /// `destination allowed`
+    DestinationAllowed,
+    /// `destination external`: some external observer records the destination.
+    DestinationExternal,
+    /// `budget [name] exhausted`; `None` means any budget of the contract.
+    BudgetExhausted(Option<BudgetId>),
+    /// `labels missing`: a field or the destination has no label.
+    LabelsMissing,
+    /// `substitute available`: the tool has a substitute.
+    SubstituteAvailable,
+    /// `tool == t` / `tool in {..}`
+    ToolIs(Vec<ToolId>),
+    /// `destination == d` / `destination in {..}`
+    DestinationIs(Vec<DestId>),
+    /// A bare mode, `mode == m`, `mode in {..}`
+    ModeIs(Vec<ModeId>),
+    /// `effect == e` / `effect in {..}`
+    EffectIs(Vec<EffectId>),
+    /// `confidence op bound`
+    Confidence(CmpOp, Bound),
+    /// `args op label` (the join over fields) or `args.f op label`.
+    ArgLabel {
+        /// One field, or `None` for the join over every field.
+        field: Option<FieldRef>,
+        /// The operator.
+        op: CmpOp,
+        /// A label of the argument lattice.
+        label: LabelId,
+    },
+    /// `destination op label` in the destination lattice.
+    DestLabel(CmpOp, LabelId),
+}
+
+/// One rule of a `decide` pipeline.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Rule {
+    /// The rule's name, if written.
+    pub name: Option<String>,
+    /// What it does.
+    pub action: Action,
+    /// When it fires.
+    pub guard: Guard,
+    /// Whether the source had no guard (a default rule).
+    pub unguarded: bool,
+    /// The rule.
+    pub span: Span,
+}
+
+/// A test event's destination.
+#[derive(Clone, Debug, PartialEq)]
+pub enum TestDest {
+    /// A declared destination.
+    Named(DestId),
+    /// A raw address, matched by the runtime.
+    Address(String),
+}
+
+/// A test event's argument value.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Value {
+    /// A string.
+    Str(String),
+    /// A number.
+    Number(f64),
+    /// A boolean.
+    Bool(bool),
+    /// A list.
+    List(Vec<Value>),
+    /// An object.
+    Object(Vec<(String, Value)>),
+}
+
+/// What a test's `labels { .. }` clause pins.
+#[derive(Clone, Debug, PartialEq)]
+pub enum LabelTarget {
+    /// An argument field.
+    Field(String),
+    /// The destination.
+    Destination,
+}
+
+/// `test "name" { call ... expect ...; }`
+#[derive(Clone, Debug, PartialEq)]
+pub struct Test {
+    /// The test's name.
+    pub name: String,
+    /// The tool called.
+    pub tool: ToolId,
+    /// Arguments.
+    pub args: Vec<(String, Value)>,
+    /// Where the call goes.
+    pub destination: Option<TestDest>,
+    /// The execution mode (default: committed).
+    pub mode: Option<ModeId>,
+    /// The branch confidence.
+    pub confidence: Option<f64>,
+    /// The branch name.
+    pub branch: Option<String>,
+    /// Budget state before the event: `after n dispatches of budget`.
+    pub after: Vec<(BudgetId, u32)>,
+    /// Labels pinned by the test instead of computed by the labelers.
+    pub labels: Vec<(LabelTarget, LabelId)>,
+    /// The expected action.
+    pub expect: ActionKind,
+    /// The rule expected to decide.
+    pub expect_rule: Option<RuleId>,
+    /// The test block.
+    pub span: Span,
+}
+
+/// An action without its operands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ActionKind {
+    /// Allow.
+    Allow,
+    /// Block.
+    Block,
+    /// Defer.
+    Defer,
+    /// Rewrite.
+    Rewrite,
+    /// Shadow.
+    Shadow,
+}
+
+/// A checked contract.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Contract {
+    /// Its name.
+    pub name: String,
+    /// Its parameters.
+    pub params: Vec<Param>,
+    /// The allowed tools.
+    pub tools: Vec<ToolId>,
+    /// The allowed destinations.
+    pub destinations: Vec<DestId>,
+    /// Forbidden cuts.
+    pub forbids: Vec<Forbid>,
+    /// Confidence thresholds per mode.
+    pub thresholds: Vec<Threshold>,
+    /// Per-task budgets.
+    pub budgets: Vec<Budget>,
+    /// The audit policy.
+    pub audit: Audit,
+    /// The ordered decision pipeline; the last is unguarded after success.
+    pub rules: Vec<Rule>,
+    /// Tests.
+    pub tests: Vec<Test>,
+    /// The declaration.
+    pub span: Span,
+}
+
+impl Contract {
+    /// The threshold for a mode.
+    pub fn threshold(&self, mode: ModeId) -> Option<&Threshold> {
+        self.thresholds.iter().find(|t| t.mode == mode)
+    }
+
+    /// The forbid statements on arguments.
+    pub fn arg_cuts(&self) -> impl Iterator<Item = &Forbid> {
+        self.forbids.iter().filter(|f| f.subject == Subject::Args)
+    }
+
+    /// The budget called `name`.
+    pub fn budget(&self, name: &str) -> Option<BudgetId> {
+        self.budgets
+            .iter()
+            .position(|b| b.name == name)
+            .map(BudgetId::from_index)
+    }
+
+    /// Overrides parameters (`name=value`) and re-resolves every threshold
+    /// read from one. Returns the names that are not parameters of this
+    /// contract or whose value is outside [0, 1].
+    pub fn override_params(&mut self, overrides: &[(String, f64)]) -> Vec<String> {
+        let mut rejected = Vec::new();
+        for (name, value) in overrides {
+            match self.params.iter_mut().find(|p| &p.name == name) {
+                Some(p) if (0.0..=1.0).contains(value) => p.value = *value,
+                _ => rejected.push(name.clone()),
+            }
+        }
+        for t in &mut self.thresholds {
+            if let Some(p) = t.param.and_then(|p| self.params.get(p.index())) {
+                t.value = p.value;
+            }
+        }
+        rejected
+    }
+}

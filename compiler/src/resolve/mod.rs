@@ -1,0 +1,290 @@
+//! Name resolution: modules, imports and scopes.
+//!
+//! Consumes the root files' ASTs and produces [`Resolved`]: every module the
+//! roots transitively import (loaded, parsed, cycle-checked), every
+//! declaration with a dense per-kind index, and one scope per module. The
+//! `check` stage turns that into `hir` by looking names up here.
+//!
+//! Modules. `use std::a::b` resolves against the standard library embedded in
+//! the binary at build time (`stdlib-contracts/**.stpc`); any other path is
+//! relative to the importing file and read through a [`Loader`] supplied by
+//! the caller, because the library does no IO. `use a::b;` imports the whole
+//! module `a/b.stpc` when it exists, else the item `b` of module `a`;
+//! `use a::{x, y};` imports selected items. Loading is a depth-first walk
+//! that keeps the stack of modules being loaded, so an import of a module
+//! still on the stack is a cycle, reported with every module on it.
+//!
+//! Scopes. A module sees its own declarations, then the items it imports by
+//! name, then the declarations of the modules it imports whole. A module
+//! exports only its own declarations (no re-exports), which keeps the origin
+//! of every name one hop away. Two whole-module imports providing the same
+//! name are an error only where the name is used (`E0206`), as in Rust.
+//!
+//! Not everything is scoped: labels are looked up in the lattice the context
+//! requires, and modes, effect classes and channels form one program-wide
+//! vocabulary (the values of `enum Mode`, `enum Effect` and `channels`),
+//! which `check` owns.
+
+pub(crate) mod errors;
+mod imports;
+mod scope;
+mod stdlib;
+
+use crate::diagnostics::Diagnostics;
+use crate::source::{FileId, SourceMap, Span};
+use crate::syntax::ast;
+use std::cell::Cell;
+use std::collections::HashMap;
+
+pub use imports::{Loader, NoFiles};
+pub(crate) use scope::{Binding, Scope};
+
+/// What a top-level name declares.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Kind {
+    /// `lattice`
+    Lattice,
+    /// `enum`
+    Enum,
+    /// `observer`
+    Observer,
+    /// `destination`
+    Destination,
+    /// `tool`
+    Tool,
+    /// `substitute`
+    Substitute,
+    /// `lexicon`
+    Lexicon,
+    /// `labeler`
+    Labeler,
+    /// `transform`
+    Transform,
+    /// `contract`
+    Contract,
+}
+
+impl Kind {
+    /// The word used in messages.
+    pub fn word(self) -> &'static str {
+        match self {
+            Kind::Lattice => "lattice",
+            Kind::Enum => "enum",
+            Kind::Observer => "observer",
+            Kind::Destination => "destination",
+            Kind::Tool => "tool",
+            Kind::Substitute => "substitute",
+            Kind::Lexicon => "lexicon",
+            Kind::Labeler => "labeler",
+            Kind::Transform => "transform",
+            Kind::Contract => "contract",
+        }
+    }
+
+    fn of(item: &ast::Item) -> Option<Kind> {
+        Some(match item {
+            ast::Item::Use(_) | ast::Item::Channels(_) => return None,
+            ast::Item::Lattice(_) => Kind::Lattice,
+            ast::Item::Enum(_) => Kind::Enum,
+            ast::Item::Observer(_) => Kind::Observer,
+            ast::Item::Destination(_) => Kind::Destination,
+            ast::Item::Tool(_) => Kind::Tool,
+            ast::Item::Substitute(_) => Kind::Substitute,
+            ast::Item::Lexicon(_) => Kind::Lexicon,
+            ast::Item::Labeler(_) => Kind::Labeler,
+            ast::Item::Transform(_) => Kind::Transform,
+            ast::Item::Contract(_) => Kind::Contract,
+        })
+    }
+}
+
+/// One loaded module.
+#[derive(Debug)]
+pub struct Module {
+    /// Its file in the source map.
+    pub file: FileId,
+    /// Its path as users write it (`std::labels`), or its file name for roots.
+    pub name: String,
+    /// Whether it comes from the embedded standard library.
+    pub is_std: bool,
+    /// Whether another module imports it.
+    pub imported: bool,
+    /// Its syntax tree.
+    pub ast: ast::File,
+    /// What it can see.
+    pub(crate) scope: Scope,
+}
+
+/// One named declaration.
+#[derive(Debug)]
+pub struct Decl {
+    /// The module that declares it.
+    pub module: usize,
+    /// Its position in that module's items.
+    pub item: usize,
+    /// What it declares.
+    pub kind: Kind,
+    /// Dense index among declarations of the same kind (the `hir` id).
+    pub index: u32,
+    /// Its name.
+    pub name: String,
+    /// Where the name is written.
+    pub span: Span,
+}
+
+/// Every loaded module and declaration, with scopes.
+#[derive(Debug, Default)]
+pub struct Resolved {
+    /// Modules in load order (roots first, each before its imports' users).
+    pub modules: Vec<Module>,
+    /// Declarations in module order, then source order.
+    pub decls: Vec<Decl>,
+    used: Vec<Cell<bool>>,
+    by_kind: HashMap<Kind, Vec<usize>>,
+}
+
+/// A successful lookup.
+#[derive(Clone, Copy, Debug)]
+pub struct Found {
+    /// The declaration's index in [`Resolved::decls`].
+    pub decl: usize,
+    /// Its dense per-kind index.
+    pub index: u32,
+}
+
+impl Resolved {
+    /// The declarations of one kind, in id order.
+    pub fn of_kind(&self, kind: Kind) -> impl Iterator<Item = &Decl> {
+        self.by_kind
+            .get(&kind)
+            .into_iter()
+            .flatten()
+            .filter_map(|i| self.decls.get(*i))
+    }
+
+    /// Number of declarations of a kind.
+    pub fn count(&self, kind: Kind) -> usize {
+        self.by_kind.get(&kind).map_or(0, Vec::len)
+    }
+
+    /// The AST item a declaration refers to.
+    pub fn item(&self, decl: &Decl) -> Option<&ast::Item> {
+        self.modules.get(decl.module)?.ast.items.get(decl.item)
+    }
+
+    /// Whether a declaration was ever looked up.
+    pub fn is_used(&self, decl: usize) -> bool {
+        self.used.get(decl).is_some_and(Cell::get)
+    }
+
+    /// Marks a declaration used.
+    pub fn mark_used(&self, decl: usize) {
+        if let Some(c) = self.used.get(decl) {
+            c.set(true);
+        }
+    }
+
+    /// Looks `name` up in `module`'s scope, expecting a declaration of `kind`.
+    ///
+    /// Reports `E0201` (unknown, with a suggestion among names of that kind),
+    /// `E0203` (another kind) or `E0206` (ambiguous) and returns `None`.
+    pub fn lookup(
+        &self,
+        module: usize,
+        name: &ast::Ident,
+        kind: Kind,
+        diagnostics: &mut Diagnostics,
+    ) -> Option<Found> {
+        let span = name.loc.span();
+        let Some(scope) = self.modules.get(module).map(|m| &m.scope) else {
+            return None;
+        };
+        match scope.get(&name.name) {
+            None => {
+                let candidates: Vec<&str> = scope
+                    .names()
+                    .filter(|(_, d)| self.decls.get(*d).is_some_and(|d| d.kind == kind))
+                    .map(|(n, _)| n)
+                    .collect();
+                diagnostics.push(errors::unknown_name(
+                    kind.word(),
+                    &name.name,
+                    span,
+                    candidates,
+                ));
+                None
+            }
+            Some(Binding::Ambiguous(a, b)) => {
+                let m = |d: usize| {
+                    self.decls
+                        .get(d)
+                        .and_then(|d| self.modules.get(d.module))
+                        .map_or(String::new(), |m| m.name.clone())
+                };
+                let (sa, sb) = (
+                    self.decls.get(*a).map(|d| d.span).unwrap_or_default(),
+                    self.decls.get(*b).map(|d| d.span).unwrap_or_default(),
+                );
+                diagnostics.push(errors::ambiguous(&name.name, span, &m(*a), &m(*b), sa, sb));
+                None
+            }
+            Some(Binding::Decl(d)) => {
+                let decl = self.decls.get(*d)?;
+                self.mark_used(*d);
+                if decl.kind == kind {
+                    Some(Found {
+                        decl: *d,
+                        index: decl.index,
+                    })
+                } else {
+                    diagnostics.push(errors::wrong_kind(
+                        &name.name,
+                        kind.word(),
+                        decl.kind.word(),
+                        span,
+                        decl.span,
+                    ));
+                    None
+                }
+            }
+        }
+    }
+}
+
+/// Loads every module the roots import and builds their scopes.
+///
+/// `roots` are parsed files already in `map`; imported files are added to
+/// `map` as they are loaded, so diagnostics can point into them.
+pub fn resolve(
+    map: &mut SourceMap,
+    roots: Vec<(FileId, ast::File)>,
+    loader: &mut dyn Loader,
+    diagnostics: &mut Diagnostics,
+) -> Resolved {
+    let (modules, imports) = imports::load(map, roots, loader, diagnostics);
+    let mut resolved = Resolved {
+        modules,
+        ..Resolved::default()
+    };
+    for (m, module) in resolved.modules.iter().enumerate() {
+        for (i, item) in module.ast.items.iter().enumerate() {
+            let (Some(kind), Some(name)) = (Kind::of(item), item.name()) else {
+                continue;
+            };
+            let ids = resolved.by_kind.entry(kind).or_default();
+            let index = u32::try_from(ids.len()).unwrap_or(u32::MAX);
+            ids.push(resolved.decls.len());
+            resolved.decls.push(Decl {
+                module: m,
+                item: i,
+                kind,
+                index,
+                name: name.name.clone(),
+                span: name.loc.span(),
+            });
+        }
+    }
+    resolved.used = resolved.decls.iter().map(|_| Cell::new(false)).collect();
+    scope::build(&mut resolved, &imports, diagnostics);
+    resolved
+}

@@ -1,0 +1,499 @@
+//! Turning a pest error into one `E01xx` diagnostic, in the user's words,
+//! with a fix where one is likely.
+//!
+//! pest reports two things about a failure: the rules it tried at the
+//! rule-level error position (`positives`), and, with error detail on, the
+//! literal tokens and token-like rules it tried at the furthest position any
+//! attempt reached. Neither alone is a good "expected" list: the first
+//! misses punctuation such as `;`, and the second is stated in characters
+//! (`a..z`) and lookaheads. [`expected`] merges them into [`Expected`]
+//! items, each named through [`friendly`], so no rule id reaches users.
+//!
+//! The classification then tries, in order: a missing condition after
+//! `when`/`unless` (E0117), a reserved word used as a name (E0111), an
+//! unknown action (E0115), a misspelled keyword (E0105), and finally small
+//! *repairs*: the chunk is re-parsed with a `;` or `,` inserted (E0102,
+//! E0114), with one expected token inserted, the offending token replaced
+//! or deleted (help lines for E0101). A repair counts when the parser then
+//! gets past the offending token and the one after it, so a repair is only
+//! suggested when it demonstrably helps. Each repair is one re-parse of one
+//! top-level item, which only happens on an error.
+
+use super::grammar::{friendly, Rule, StpcParser};
+use super::lex::Token;
+use super::{errors, ACTIONS, CONTRACT_KEYWORDS, ITEM_KEYWORDS, RESERVED};
+use crate::diagnostics::{suggest, Diagnostic};
+use crate::source::{FileId, Span};
+use pest::Parser;
+
+/// Something the parser expected, in the user's words.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Expected {
+    /// A keyword or keyword phrase, such as `at` or `observed by`.
+    Keyword(String),
+    /// Punctuation such as `;`.
+    Punct(String),
+    /// A class of tokens, such as "a name".
+    Class(String),
+}
+
+impl Expected {
+    fn render(&self) -> String {
+        match self {
+            Expected::Keyword(k) | Expected::Punct(k) => format!("`{k}`"),
+            Expected::Class(c) => c.clone(),
+        }
+    }
+}
+
+const ACTION_CLASS: &str = "an action (`allow`, `block`, `defer`, `rewrite`, `shadow`)";
+const NAME: &str = "a name";
+const CONDITION: &str = "a condition";
+
+/// Splits a friendly name into items: "`host`, `url` or `collection`" is
+/// three keywords; anything not made only of backticked words is a class.
+fn items_of(friendly: &str) -> Vec<Expected> {
+    let mut out = Vec::new();
+    let mut rest = friendly;
+    while let Some(after_tick) = rest.strip_prefix('`') {
+        let Some(close) = after_tick.find('`') else {
+            break;
+        };
+        let word = after_tick.get(..close).unwrap_or("");
+        out.push(
+            if word
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c == ' ' || c == '_')
+            {
+                Expected::Keyword(word.to_string())
+            } else {
+                Expected::Punct(word.to_string())
+            },
+        );
+        rest = after_tick.get(close + 1..).unwrap_or("");
+        rest = rest
+            .strip_prefix(", ")
+            .or_else(|| rest.strip_prefix(" or "))
+            .unwrap_or(rest);
+    }
+    if rest.is_empty() && !out.is_empty() {
+        out
+    } else {
+        vec![Expected::Class(friendly.to_string())]
+    }
+}
+
+/// Rules that stand for one token, so that trying them at a position means
+/// that token was expected there.
+fn is_token_rule(rule: Rule) -> bool {
+    matches!(
+        rule,
+        Rule::ident
+            | Rule::number
+            | Rule::string
+            | Rule::raw_string
+            | Rule::op_cmp
+            | Rule::op_lt
+            | Rule::lit_bool
+            | Rule::flag
+    ) || format!("{rule:?}").starts_with("kw_")
+}
+
+/// The expected items at the error, merged and simplified.
+fn expected(error: &pest::error::Error<Rule>, rule_level: bool, token_level: bool) -> Vec<Expected> {
+    let mut out: Vec<Expected> = Vec::new();
+    if rule_level {
+        if let pest::error::ErrorVariant::ParsingError { positives, .. } = &error.variant {
+            for r in positives {
+                out.extend(items_of(friendly(*r)));
+            }
+        }
+    }
+    if let (true, Some(attempts)) = (token_level, error.parse_attempts()) {
+        for stack in attempts.call_stacks() {
+            if let Some(r) = stack.deepest.get_rule().filter(|r| is_token_rule(**r)) {
+                out.extend(items_of(friendly(*r)));
+            }
+        }
+        for token in attempts.expected_tokens() {
+            let token = token.to_string();
+            if token.is_empty() || matches!(token.as_str(), "//" | "/*" | "-" | "_") {
+                continue;
+            }
+            if token.chars().all(|c| c.is_ascii_lowercase()) {
+                out.push(Expected::Keyword(token));
+            } else if !token
+                .chars()
+                .any(|c| c.is_alphanumeric() || c.is_whitespace() || c == '_')
+            {
+                out.push(Expected::Punct(token));
+            }
+        }
+    }
+    simplify(out)
+}
+
+/// Removes items that a broader item in the list already covers.
+fn simplify(mut items: Vec<Expected>) -> Vec<Expected> {
+    let has_class = |items: &[Expected], prefix: &str| {
+        items
+            .iter()
+            .any(|e| matches!(e, Expected::Class(c) if c.starts_with(prefix)))
+    };
+    // Anything that can start a guard is "a condition".
+    let is_condition_part =
+        |c: &str| c == "a comparison" || c == CONDITION || c.starts_with("a subject");
+    let condition = items.iter().any(|e| matches!(e, Expected::Class(c) if is_condition_part(c)))
+        || items.contains(&Expected::Keyword("not".into())) && items.contains(&Expected::Punct("(".into()));
+    if condition {
+        let starts = [
+            "not", "true", "false", "tool", "destination", "budget", "labels", "substitute", "mode",
+            "effect", "confidence", "args",
+        ];
+        items.retain(|e| match e {
+            Expected::Keyword(k) => !starts.contains(&k.as_str()),
+            Expected::Punct(p) => p != "(",
+            Expected::Class(c) => !(is_condition_part(c) || c == NAME),
+        });
+        items.push(Expected::Class(CONDITION.into()));
+    }
+    if has_class(&items, "a label, name or number") {
+        items.retain(|e| {
+            !matches!(e, Expected::Class(c) if c == NAME || c == "a number")
+                && *e != Expected::Keyword("threshold".into())
+        });
+    }
+    if has_class(&items, "an action") {
+        items.retain(|e| !matches!(e, Expected::Keyword(k) if ACTIONS.contains(&k.as_str())));
+    }
+    if has_class(&items, "a comparison operator") {
+        items.retain(
+            |e| !matches!(e, Expected::Punct(p) if ["==", "!=", "<", "<=", ">", ">="].contains(&p.as_str())),
+        );
+    }
+    if has_class(&items, "a number or parameter name") {
+        items.retain(|e| !matches!(e, Expected::Class(c) if c == NAME || c == "a number"));
+    }
+    // `observed` is only ever the start of `observed by`.
+    for e in &mut items {
+        if *e == Expected::Keyword("observed".into()) {
+            *e = Expected::Keyword("observed by".into());
+        }
+    }
+    items.sort();
+    items.dedup();
+    items
+}
+
+/// Everything `classify` needs to know about the text around an error.
+pub(super) struct Context<'a> {
+    pub(super) file: FileId,
+    /// The whole file.
+    pub(super) text: &'a str,
+    /// Where the chunk that failed starts in the file.
+    pub(super) offset: usize,
+    /// The chunk that failed.
+    pub(super) chunk: &'a str,
+    /// Every token of the file.
+    pub(super) tokens: &'a [Token],
+}
+
+impl Context<'_> {
+    fn word(&self, t: &Token) -> &str {
+        self.text.get(t.start..t.end).unwrap_or("")
+    }
+
+    fn span(&self, t: &Token) -> Span {
+        Span::new(self.file, t.start, t.end)
+    }
+
+    /// The first token that ends after `pos`: the one containing `pos`, or
+    /// the next one.
+    fn token_at(&self, pos: usize) -> Option<&Token> {
+        self.tokens.iter().find(|t| t.end > pos)
+    }
+
+    fn token_before(&self, pos: usize) -> Option<&Token> {
+        self.tokens.iter().rev().find(|t| t.end <= pos)
+    }
+
+    fn token_after(&self, t: &Token) -> Option<&Token> {
+        self.tokens.iter().find(|u| u.start >= t.end)
+    }
+
+    /// Whether the chunk, with `range` (file offsets) replaced by `insert`,
+    /// parses at least up to `must_pass` (a file offset in the original).
+    fn repairs(&self, range: (usize, usize), insert: &str, must_pass: usize) -> bool {
+        let (Some(a), Some(b)) = (
+            range.0.checked_sub(self.offset),
+            range.1.checked_sub(self.offset),
+        ) else {
+            return false;
+        };
+        let (Some(head), Some(tail)) = (self.chunk.get(..a), self.chunk.get(b..)) else {
+            return false;
+        };
+        let candidate = format!("{head}{insert}{tail}");
+        match StpcParser::parse(Rule::file, &candidate) {
+            Ok(_) => true,
+            Err(e) => {
+                // Offsets in the candidate, relative to the chunk; text after
+                // the insertion maps back to the original after `b`.
+                let reached = furthest(&e);
+                let past_insert = a + insert.len();
+                reached >= past_insert && b + (reached - past_insert) + self.offset >= must_pass
+            }
+        }
+    }
+}
+
+fn located(error: &pest::error::Error<Rule>) -> usize {
+    match error.location {
+        pest::error::InputLocation::Pos(p) => p,
+        pest::error::InputLocation::Span((s, _)) => s,
+    }
+}
+
+fn furthest(error: &pest::error::Error<Rule>) -> usize {
+    let at = located(error);
+    error
+        .parse_attempts()
+        .map_or(at, |a| a.max_position.max(at))
+}
+
+fn describe(word: &str) -> String {
+    if word.starts_with('"') || word.starts_with("r\"") || word.starts_with("r#") {
+        "a string".to_string()
+    } else {
+        format!("`{word}`")
+    }
+}
+
+fn is_word(word: &str) -> bool {
+    word.chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+}
+
+/// Turns a pest error in the chunk `cx.chunk` into one diagnostic.
+pub(super) fn classify(cx: &Context<'_>, error: &pest::error::Error<Rule>) -> Diagnostic {
+    let rule_pos = cx.offset + located(error);
+    let far = cx.offset + furthest(error);
+    // Where the error is and what was expected there.
+    let (here, items) = if far > rule_pos {
+        match cx.token_at(far) {
+            // The furthest attempt stopped inside a token (`allowed` after
+            // matching `allow`): the token is wrong as a whole.
+            Some(t) if t.start < far => (Some(t), expected(error, true, false)),
+            t => {
+                let items = expected(error, false, true);
+                if items.is_empty() {
+                    (t, expected(error, true, false))
+                } else {
+                    (t, items)
+                }
+            }
+        }
+    } else {
+        (cx.token_at(rule_pos), expected(error, true, far == rule_pos))
+    };
+    let list: Vec<String> = items.iter().map(Expected::render).collect();
+    let expects = |e: &Expected| items.contains(e);
+    let expects_punct = |p: &str| expects(&Expected::Punct(p.to_string()));
+    let expects_class = |c: &str| {
+        items
+            .iter()
+            .any(|e| matches!(e, Expected::Class(x) if x == c))
+    };
+    let prev = here.map_or_else(
+        || cx.token_before(cx.text.len()),
+        |h| cx.token_before(h.start),
+    );
+    let prev_word = prev.map_or("", |p| cx.word(p));
+
+    // A reserved word that pest rejected as a name: the rule-level position
+    // is at the word, and the name's lookahead stopped at its end.
+    if let Some(r) = cx.token_at(rule_pos).filter(|r| r.start == rule_pos) {
+        let word = cx.word(r);
+        if RESERVED.contains(&word) && (far == r.end || expects_class(NAME)) {
+            return errors::reserved_word(cx.span(r), word);
+        }
+    }
+
+    let Some(here) = here else {
+        // The end of the file.
+        let eof = prev.map_or(cx.text.len(), |p| p.end);
+        if matches!(prev_word, "when" | "unless") {
+            return errors::missing_condition(Span::new(cx.file, eof, eof), prev_word);
+        }
+        if expects_punct(";") && cx.repairs((eof, eof), ";", cx.text.len()) {
+            if let Some(p) = prev {
+                return errors::missing_semicolon(cx.span(p), "the end of the file");
+            }
+        }
+        return errors::unexpected_eof(Span::new(cx.file, eof, eof), &list, None);
+    };
+    let word = cx.word(here);
+    let found = describe(word);
+    let here_span = cx.span(here);
+    let next = cx.token_after(here);
+    // A repair must get past the token after the error; at the end of the
+    // text, only a full parse counts.
+    let must_pass = next.map_or(usize::MAX, |n| n.end);
+
+    // `when` / `unless` followed by no condition.
+    if matches!(prev_word, "when" | "unless") && matches!(word, ";" | "}") {
+        return errors::missing_condition(here_span, prev_word);
+    }
+    if is_word(word) && RESERVED.contains(&word) && expects_class(NAME) {
+        return errors::reserved_word(here_span, word);
+    }
+    // `alow;` in a pipeline: the word parsed as a rule name, then `:` was
+    // expected after it.
+    if expects_punct(":") && !expects_class(ACTION_CLASS) {
+        if let Some(b) = prev {
+            let before_b = cx.token_before(b.start).map_or("", |t| cx.word(t));
+            if matches!(before_b, "{" | ";")
+                && is_word(prev_word)
+                && !ACTIONS.contains(&prev_word)
+                && in_decide(cx, b.start)
+            {
+                let suggestion = suggest::did_you_mean(prev_word, ACTIONS.iter().copied());
+                return errors::unknown_action(cx.span(b), prev_word, suggestion);
+            }
+        }
+    }
+    // A word where an action is expected.
+    if is_word(word) && expects_class(ACTION_CLASS) && !ACTIONS.contains(&word) {
+        // `name:` also starts a rule, so a far miss followed by `:` is not
+        // an unknown action.
+        let suggestion = suggest::did_you_mean(word, ACTIONS.iter().copied());
+        let followed_by_colon = next.is_some_and(|n| cx.word(n) == ":");
+        if suggestion.is_some() || !followed_by_colon {
+            return errors::unknown_action(here_span, word, suggestion);
+        }
+    }
+    // A misspelled keyword.
+    if is_word(word) {
+        let at_item_start = here.depth == 0 && matches!(prev_word, "" | ";" | "}");
+        let in_contract = expects(&Expected::Keyword("tools".into()));
+        let keywords: Vec<&str> = items
+            .iter()
+            .filter_map(|e| match e {
+                Expected::Keyword(k) => Some(k.as_str()),
+                _ => None,
+            })
+            .chain(at_item_start.then_some(ITEM_KEYWORDS).into_iter().flatten().copied())
+            .chain(in_contract.then_some(CONTRACT_KEYWORDS).into_iter().flatten().copied())
+            .collect();
+        // Only keywords that are single words can be misspelled as one.
+        let single = keywords.iter().copied().filter(|k| !k.contains(' '));
+        if let Some(best) = suggest::best_match(word, single) {
+            return errors::unknown_keyword(here_span, word, format!("did you mean `{best}`?"), &list);
+        }
+        if at_item_start {
+            let all: Vec<String> = ITEM_KEYWORDS.iter().map(|k| format!("`{k}`")).collect();
+            return errors::unknown_keyword(
+                here_span,
+                word,
+                format!("a declaration starts with {}", errors::join_or(&all)),
+                &["a declaration".to_string()],
+            );
+        }
+    }
+    // A missing `;` or `,`: inserting it after the previous token repairs
+    // the parse.
+    if let Some(p) = prev {
+        if expects_punct(";") && cx.repairs((p.end, p.end), ";", must_pass) {
+            return errors::missing_semicolon(cx.span(p), &found);
+        }
+        if expects_punct(",") && cx.repairs((p.end, p.end), ", ", must_pass) {
+            return errors::missing_comma(cx.span(p), &found);
+        }
+    }
+    errors::unexpected(here_span, &found, &list, repair_help(cx, here, prev, next, &items))
+}
+
+/// A help line from the first small repair that works: insert an expected
+/// token, replace the offending token(s), or delete the offending token.
+fn repair_help(
+    cx: &Context<'_>,
+    here: &Token,
+    prev: Option<&Token>,
+    next: Option<&Token>,
+    items: &[Expected],
+) -> Option<String> {
+    let word = cx.word(here);
+    let must_pass = next.map_or(usize::MAX, |n| n.end);
+    // Delimiters are balanced already; a repair never adds or removes one.
+    let is_delimiter = |t: &str| matches!(t, "{" | "}" | "(" | ")" | "[" | "]");
+    let candidates: Vec<&str> = items
+        .iter()
+        .filter_map(|e| match e {
+            // A keyword is only missing before a word (`at provider`).
+            Expected::Keyword(k) if is_word(word) => Some(k.as_str()),
+            Expected::Punct(p) if !is_delimiter(p) => Some(p.as_str()),
+            _ => None,
+        })
+        .take(8)
+        .collect();
+    // Symbols typed by habit from other languages.
+    let habits: &[(&str, &str)] = &[("=", "=="), ("!", "not"), ("=>", ">="), ("=<", "<=")];
+    // Two adjacent punctuation tokens read as one (`=<`).
+    let joined = next
+        .filter(|n| n.start == here.end && !is_word(cx.word(n)) && !is_delimiter(cx.word(n)))
+        .filter(|_| !is_word(word) && !is_delimiter(word))
+        .map(|n| (format!("{word}{}", cx.word(n)), n.end));
+    for (written, end) in joined.iter().cloned().chain([(word.to_string(), here.end)]) {
+        for (typed, meant) in habits {
+            if written == *typed && cx.repairs((here.start, end), meant, must_pass.max(end)) {
+                return Some(format!("did you mean `{meant}`?"));
+            }
+        }
+    }
+    for t in &candidates {
+        let insert = if is_word(t) { format!("{t} ") } else { (*t).to_string() };
+        if cx.repairs((here.start, here.start), &insert, must_pass) {
+            return Some(match prev {
+                Some(p) => format!("add `{t}` after {}", describe(cx.word(p))),
+                None => format!("add `{t}` before {}", describe(word)),
+            });
+        }
+    }
+    if !is_word(word) && !is_delimiter(word) {
+        for t in &candidates {
+            if cx.repairs((here.start, here.end), t, must_pass) {
+                return Some(format!("replace `{word}` with `{t}`"));
+            }
+        }
+    }
+    // `;` ends statements; removing one is never the fix.
+    if !is_delimiter(word) && word != ";" && cx.repairs((here.start, here.end), "", must_pass) {
+        return Some(format!("remove {}", describe(word)));
+    }
+    // A trailing `,` before the end of a list.
+    if let Some(p) = prev.filter(|p| cx.word(p) == ",") {
+        if cx.repairs((p.start, p.end), "", must_pass) {
+            return Some("remove the trailing `,`".to_string());
+        }
+    }
+    None
+}
+
+/// Whether the innermost open block at `at` is a `decide { ... }`.
+fn in_decide(cx: &Context<'_>, at: usize) -> bool {
+    let mut depth_words: Vec<&str> = Vec::new();
+    let mut prev = "";
+    for t in cx.tokens.iter().take_while(|t| t.start < at) {
+        let w = cx.word(t);
+        match w {
+            "{" | "(" | "[" => depth_words.push(prev),
+            "}" | ")" | "]" => {
+                depth_words.pop();
+            }
+            _ => {}
+        }
+        prev = w;
+    }
+    depth_words.last() == Some(&"decide")
+}
