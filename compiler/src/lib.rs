@@ -21,9 +21,11 @@ pub mod diagnostics;
 pub mod fmt;
 pub mod check;
 pub mod hir;
+pub mod lower;
 pub mod resolve;
 pub mod source;
 pub mod syntax;
+pub mod verify;
 
 pub use diagnostics::{Code, Diagnostic, Diagnostics, Label, Severity};
 pub use resolve::{Loader, NoFiles};
@@ -60,6 +62,64 @@ pub fn check(
         .collect();
     let resolved = resolve::resolve(map, parsed, loader, diagnostics);
     check::check(&resolved, diagnostics)
+}
+
+/// What [`compile`] lowers: a contract (required when the root files
+/// declare several) and parameter overrides (`--param tau=0.5`).
+#[derive(Clone, Debug, Default)]
+pub struct CompileOptions {
+    /// The contract to compile, by name.
+    pub contract: Option<String>,
+    /// `name = value` overrides of contract parameters.
+    pub params: Vec<(String, f64)>,
+}
+
+/// Parses, resolves, checks, lowers and verifies one contract of the root
+/// files, reporting into `diagnostics`.
+///
+/// Returns the sealed decision table when no stage reported an error.
+/// `lower` and `verify` run only when the checker found no errors.
+pub fn compile(
+    map: &mut SourceMap,
+    roots: &[FileId],
+    loader: &mut dyn Loader,
+    options: &CompileOptions,
+    diagnostics: &mut Diagnostics,
+) -> Option<stpc_runtime::table::Table> {
+    let program = check(map, roots, loader, diagnostics);
+    if diagnostics.has_errors() {
+        return None;
+    }
+    compile_program(&program, roots, options, diagnostics)
+}
+
+/// Lowers and verifies one contract of a checked, error-free program.
+pub fn compile_program(
+    program: &hir::Program,
+    roots: &[FileId],
+    options: &CompileOptions,
+    diagnostics: &mut Diagnostics,
+) -> Option<stpc_runtime::table::Table> {
+    let contract = lower::select(program, roots, options.contract.as_deref(), &options.params, diagnostics)?;
+    let table = lower::lower(program, &contract, diagnostics)?;
+    verify::verify(&contract, &table, diagnostics);
+    (!diagnostics.has_errors()).then_some(table)
+}
+
+/// Lowers and verifies every contract declared in the root files, for
+/// `stpc check` and test harnesses; tables are discarded.
+///
+/// Does nothing when `diagnostics` already holds errors: `lower` and
+/// `verify` run only on a program the checker accepted.
+pub fn verify_contracts(program: &hir::Program, roots: &[FileId], diagnostics: &mut Diagnostics) {
+    if diagnostics.has_errors() {
+        return;
+    }
+    for contract in program.contracts.iter().filter(|c| roots.contains(&c.span.file)) {
+        if let Some(table) = lower::lower(program, contract, diagnostics) {
+            verify::verify(contract, &table, diagnostics);
+        }
+    }
 }
 
 /// The long-form explanation of a code, such as `E0102`.

@@ -13,20 +13,20 @@ use stpc_compiler::diagnostics::render::human_string;
 use stpc_compiler::diagnostics::LabelStyle;
 use stpc_compiler::{Diagnostics, SourceMap};
 
-/// The codes a fixture's header expects, sorted; empty for `ok`.
-fn expected_codes(name: &str, text: &str) -> Vec<String> {
+/// The codes a fixture's header expects, sorted; empty for `ok`; `None`
+/// when the header is missing.
+fn expected_codes(text: &str) -> Option<Vec<String>> {
     let header = text
         .lines()
         .take_while(|l| l.starts_with("//"))
-        .find_map(|l| l.trim_start_matches('/').trim().strip_prefix("expect:"))
-        .unwrap_or_else(|| panic!("{name}: no `// expect:` header"));
+        .find_map(|l| l.trim_start_matches('/').trim().strip_prefix("expect:"))?;
     let mut codes: Vec<String> = header
         .split_whitespace()
         .filter(|c| *c != "ok")
         .map(str::to_string)
         .collect();
     codes.sort();
-    codes
+    Some(codes)
 }
 
 #[test]
@@ -34,13 +34,17 @@ fn syntax() {
     // Code mismatches are collected so one run reports every fixture.
     let mut mismatches: Vec<String> = Vec::new();
     insta::glob!("../../tests/fixtures/syntax", "*.stpc", |path| {
-        let text = std::fs::read_to_string(path).expect("fixture is readable UTF-8");
+        let bytes = std::fs::read(path).expect("fixture is readable");
+        let text = String::from_utf8(bytes).expect("fixture is UTF-8");
         let file_name = path
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
         let name = format!("tests/fixtures/syntax/{file_name}");
-        let expected = expected_codes(&name, &text);
+        let Some(expected) = expected_codes(&text) else {
+            mismatches.push(format!("{name}: no `// expect:` header"));
+            return;
+        };
 
         let mut map = SourceMap::new();
         let id = map.add(name.clone(), text.clone());
@@ -52,7 +56,11 @@ fn syntax() {
         if found != expected {
             mismatches.push(format!("{name}: expected {expected:?}, found {found:?}"));
         }
-        assert_eq!(ast.is_some(), found.is_empty(), "{name}: AST and errors disagree");
+        assert_eq!(
+            ast.is_some(),
+            found.is_empty(),
+            "{name}: AST and errors disagree"
+        );
         for d in diagnostics.iter() {
             assert!(
                 d.labels.iter().any(|l| l.style == LabelStyle::Primary),

@@ -47,7 +47,11 @@ fn bench(c: &mut Criterion) {
                 destination: black_box("api.brave.com"),
                 mode: black_box("speculative"),
                 confidence: black_box(0.9),
-                labels: LabelsIn { args: Some(3), destination: Some(0), fields: &[] },
+                labels: LabelsIn {
+                    args: Some(3),
+                    destination: Some(0),
+                    fields: &[],
+                },
                 budgets_exhausted: &[false],
             };
             black_box(decider.decide(&q).action)
@@ -58,11 +62,17 @@ fn bench(c: &mut Criterion) {
         destination: "api.brave.com",
         mode: "speculative",
         confidence: 0.9,
-        labels: LabelsIn { args: Some(3), destination: Some(0), fields: &[] },
+        labels: LabelsIn {
+            args: Some(3),
+            destination: Some(0),
+            fields: &[],
+        },
         budgets_exhausted: &[false],
     };
     let p0 = decider.point(&q0).unwrap();
-    g.bench_function("walk_prepared_point", |b| b.iter(|| black_box(decider.decide_point(black_box(&p0)).action)));
+    g.bench_function("walk_prepared_point", |b| {
+        b.iter(|| black_box(decider.decide_point(black_box(&p0)).action))
+    });
     g.finish();
 
     let events = [
@@ -87,7 +97,13 @@ fn bench(c: &mut Criterion) {
     ] {
         let mut m = Monitor::with_engine(Arc::clone(&engine), Box::new(NullSink));
         m.begin_task("bench").unwrap();
-        let ev = ProposedEvent::speculative("web_search", "api.brave.com", "b1", conf, json!({ "q": q }));
+        let ev = ProposedEvent::speculative(
+            "web_search",
+            "api.brave.com",
+            "b1",
+            conf,
+            json!({ "q": q }),
+        );
         let mut n = 0u32;
         g.bench_function(name, |b| {
             b.iter(|| {

@@ -106,8 +106,21 @@ impl std::fmt::Debug for AuditRecord {
             .field("rule_name", &self.rule_name)
             .field("reason", &self.reason)
             .field("labels", &self.labels)
-            .field("transformed", &format_args!("<{} fields>", self.transformed.len()))
-            .field("raw_args", &format_args!("<{}>", if self.raw_args.is_some() { "present" } else { "absent" }))
+            .field(
+                "transformed",
+                &format_args!("<{} fields>", self.transformed.len()),
+            )
+            .field(
+                "raw_args",
+                &format_args!(
+                    "<{}>",
+                    if self.raw_args.is_some() {
+                        "present"
+                    } else {
+                        "absent"
+                    }
+                ),
+            )
             .finish()
     }
 }
@@ -155,13 +168,19 @@ impl MemorySink {
     /// A copy of the records so far.
     #[must_use]
     pub fn records(&self) -> Vec<AuditRecord> {
-        self.records.lock().unwrap_or_else(PoisonError::into_inner).clone()
+        self.records
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
     }
 }
 
 impl AuditSink for MemorySink {
     fn record(&mut self, rec: &AuditRecord) -> Result<(), AuditError> {
-        self.records.lock().unwrap_or_else(PoisonError::into_inner).push(rec.clone());
+        self.records
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push(rec.clone());
         Ok(())
     }
 
@@ -213,7 +232,8 @@ impl AuditSink for JsonLinesSink {
             let mut out = File::create(&tmp)?;
             for line in reader.lines() {
                 let line = line?;
-                let mut rec: AuditRecord = serde_json::from_str(&line).map_err(|_| AuditError::Encode)?;
+                let mut rec: AuditRecord =
+                    serde_json::from_str(&line).map_err(|_| AuditError::Encode)?;
                 if rec.task == task {
                     rec.raw_args = None;
                 }

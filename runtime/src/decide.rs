@@ -26,7 +26,8 @@ use std::sync::Arc;
 
 use crate::error::DecideError;
 use crate::table::{
-    Action, AddressKind, Cell, DimensionKind, Table, FAIL_CLOSED_CELL, FAIL_CLOSED_RULE_ID, MAX_DIMS,
+    Action, AddressKind, Cell, DimensionKind, Table, FAIL_CLOSED_CELL, FAIL_CLOSED_RULE_ID,
+    MAX_DIMS,
 };
 
 /// Name of the rule reported for fail-closed decisions.
@@ -141,7 +142,10 @@ impl Point {
     /// A point from explicit coordinates; `None` if there are too many.
     #[must_use]
     pub fn new(coords: &[u32]) -> Option<Point> {
-        let mut p = Point { coords: [0; MAX_DIMS], len: u8::try_from(coords.len()).ok()? };
+        let mut p = Point {
+            coords: [0; MAX_DIMS],
+            len: u8::try_from(coords.len()).ok()?,
+        };
         p.coords.get_mut(..coords.len())?.copy_from_slice(coords);
         Some(p)
     }
@@ -206,7 +210,11 @@ pub struct Decision<'t> {
 
 impl<'t> Decision<'t> {
     fn from_cell(cell: Option<u32>, c: &'t Cell) -> Decision<'t> {
-        let rule_name = if c.rule_id == FAIL_CLOSED_RULE_ID { FAIL_CLOSED_RULE_NAME } else { c.rule_name.as_str() };
+        let rule_name = if c.rule_id == FAIL_CLOSED_RULE_ID {
+            FAIL_CLOSED_RULE_NAME
+        } else {
+            c.rule_name.as_str()
+        };
         Decision {
             action: c.action,
             cell,
@@ -266,12 +274,18 @@ fn walk_prefix(flat: &[u32], mut at: u32, values: [u32; 3]) -> u32 {
             return at;
         }
         let base = at as usize;
-        let (Some(dim), Some(n)) = (flat.get(base), flat.get(base + 1)) else { return INVALID };
-        let Some(v) = values.get(*dim as usize) else { return at };
+        let (Some(dim), Some(n)) = (flat.get(base), flat.get(base + 1)) else {
+            return INVALID;
+        };
+        let Some(v) = values.get(*dim as usize) else {
+            return at;
+        };
         if v >= n {
             return INVALID;
         }
-        let Some(next) = flat.get(base + 2 + *v as usize) else { return INVALID };
+        let Some(next) = flat.get(base + 2 + *v as usize) else {
+            return INVALID;
+        };
         at = *next;
     }
     INVALID
@@ -319,7 +333,9 @@ fn flatten(t: &Table) -> Option<(Vec<u32>, u32)> {
 
 impl std::fmt::Debug for Decider {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Decider").field("contract", &self.table.contract).finish_non_exhaustive()
+        f.debug_struct("Decider")
+            .field("contract", &self.table.contract)
+            .finish_non_exhaustive()
     }
 }
 
@@ -333,7 +349,12 @@ impl Decider {
     #[must_use]
     pub fn new(table: Arc<Table>) -> Decider {
         let tools = NameIndex::new(
-            table.tools.iter().enumerate().map(|(i, t)| (t.name.as_str().into(), len_u32(i))).collect(),
+            table
+                .tools
+                .iter()
+                .enumerate()
+                .map(|(i, t)| (t.name.as_str().into(), len_u32(i)))
+                .collect(),
         );
         let mut dest_pairs: Vec<(Box<str>, u32)> = Vec::new();
         // Names win over addresses: addresses first, then names (later wins).
@@ -366,14 +387,21 @@ impl Decider {
         let (flat, root) = flatten(&table).unwrap_or((Vec::new(), INVALID));
         let count = |i: usize| table.dimensions.get(i).map_or(0, |d| d.values.len());
         let prefix_dims = (count(0), count(1), count(2));
-        let size = prefix_dims.0.saturating_mul(prefix_dims.1).saturating_mul(prefix_dims.2);
+        let size = prefix_dims
+            .0
+            .saturating_mul(prefix_dims.1)
+            .saturating_mul(prefix_dims.2);
         let mut prefix = Vec::new();
         if size <= PREFIX_LIMIT {
             prefix.reserve(size);
             for t in 0..prefix_dims.0 {
                 for d in 0..prefix_dims.1 {
                     for m in 0..prefix_dims.2 {
-                        prefix.push(walk_prefix(&flat, root, [len_u32(t), len_u32(d), len_u32(m)]));
+                        prefix.push(walk_prefix(
+                            &flat,
+                            root,
+                            [len_u32(t), len_u32(d), len_u32(m)],
+                        ));
                     }
                 }
             }
@@ -422,9 +450,14 @@ impl Decider {
         if let Some(d) = host.and_then(|h| self.destinations.get(h.to_ascii_lowercase().as_str())) {
             return Some(d);
         }
-        self.table.destinations.iter().position(|d| {
-            d.address.kind == AddressKind::Url && crate::label::glob_match(&d.address.value, name)
-        }).map(len_u32)
+        self.table
+            .destinations
+            .iter()
+            .position(|d| {
+                d.address.kind == AddressKind::Url
+                    && crate::label::glob_match(&d.address.value, name)
+            })
+            .map(len_u32)
     }
 
     /// Mode id, or `None` when the mode is not declared.
@@ -442,7 +475,9 @@ impl Decider {
         if !c.is_finite() {
             return Err(DecideError::NonFiniteConfidence);
         }
-        Ok(len_u32(self.cuts.iter().take_while(|cut| c >= **cut).count()))
+        Ok(len_u32(
+            self.cuts.iter().take_while(|cut| c >= **cut).count(),
+        ))
     }
 
     /// Build the point for a query.
@@ -453,7 +488,9 @@ impl Decider {
     /// states or a label id outside its lattice.
     pub fn point(&self, q: &Query<'_>) -> Result<Point, DecideError> {
         let tool = self.tool_id(q.tool).unwrap_or(self.unknown_tool);
-        let dest = self.destination_id(q.destination).unwrap_or(self.unknown_destination);
+        let dest = self
+            .destination_id(q.destination)
+            .unwrap_or(self.unknown_destination);
         self.point_ids(tool, dest, q)
     }
 
@@ -463,12 +500,24 @@ impl Decider {
     /// # Errors
     ///
     /// As [`Decider::point`].
-    pub fn point_resolved(&self, tool: Option<u32>, dest: Option<u32>, q: &Query<'_>) -> Result<Point, DecideError> {
-        self.point_ids(tool.unwrap_or(self.unknown_tool), dest.unwrap_or(self.unknown_destination), q)
+    pub fn point_resolved(
+        &self,
+        tool: Option<u32>,
+        dest: Option<u32>,
+        q: &Query<'_>,
+    ) -> Result<Point, DecideError> {
+        self.point_ids(
+            tool.unwrap_or(self.unknown_tool),
+            dest.unwrap_or(self.unknown_destination),
+            q,
+        )
     }
 
     fn point_ids(&self, tool: u32, dest: u32, q: &Query<'_>) -> Result<Point, DecideError> {
-        let mut p = Point { coords: [0; MAX_DIMS], len: 0 };
+        let mut p = Point {
+            coords: [0; MAX_DIMS],
+            len: 0,
+        };
         let n = self.fill(tool, dest, q, &mut p.coords)?;
         p.len = u8::try_from(n).map_err(|_| DecideError::TooManyDimensions)?;
         Ok(p)
@@ -476,7 +525,13 @@ impl Decider {
 
     /// Write the coordinates of a query into `coords`; returns how many.
     #[inline]
-    fn fill(&self, tool: u32, dest: u32, q: &Query<'_>, coords: &mut [u32; MAX_DIMS]) -> Result<usize, DecideError> {
+    fn fill(
+        &self,
+        tool: u32,
+        dest: u32,
+        q: &Query<'_>,
+        coords: &mut [u32; MAX_DIMS],
+    ) -> Result<usize, DecideError> {
         let mode = self.mode_id(q.mode).ok_or(DecideError::UnknownMode)?;
         let label = |l: Option<u32>, missing: u32| match l {
             None => Ok(missing),
@@ -487,7 +542,10 @@ impl Decider {
         let dl = label(q.labels.destination, self.missing_dest)?;
         let conf = self.interval(q.confidence)?;
         if q.budgets_exhausted.len() != self.budgets {
-            return Err(DecideError::BudgetCount { expected: self.budgets, found: q.budgets_exhausted.len() });
+            return Err(DecideError::BudgetCount {
+                expected: self.budgets,
+                found: q.budgets_exhausted.len(),
+            });
         }
         let (fixed, rest) = coords.split_at_mut(6);
         fixed.copy_from_slice(&[tool, dest, mode, arg, dl, conf]);
@@ -498,7 +556,12 @@ impl Decider {
             n += 1;
         }
         for f in &self.fields {
-            let l = q.labels.fields.iter().find(|(name, _)| *name == &**f).map(|(_, l)| *l);
+            let l = q
+                .labels
+                .fields
+                .iter()
+                .find(|(name, _)| *name == &**f)
+                .map(|(_, l)| *l);
             *slots.next().ok_or(DecideError::TooManyDimensions)? = label(l, self.missing_arg)?;
             n += 1;
         }
@@ -509,7 +572,9 @@ impl Decider {
     #[must_use]
     pub fn decide(&self, q: &Query<'_>) -> Decision<'_> {
         let tool = self.tool_id(q.tool).unwrap_or(self.unknown_tool);
-        let dest = self.destination_id(q.destination).unwrap_or(self.unknown_destination);
+        let dest = self
+            .destination_id(q.destination)
+            .unwrap_or(self.unknown_destination);
         let mut coords = [0u32; MAX_DIMS];
         match self.fill(tool, dest, q, &mut coords) {
             Ok(n) => self.decide_coords(coords.get(..n).unwrap_or(&[])),

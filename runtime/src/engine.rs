@@ -38,8 +38,14 @@ pub enum Rewritten {
 impl std::fmt::Debug for Rewritten {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Rewritten::Done { fields, .. } => f.debug_struct("Done").field("fields", fields).finish_non_exhaustive(),
-            Rewritten::Insufficient { fields } => f.debug_struct("Insufficient").field("fields", fields).finish(),
+            Rewritten::Done { fields, .. } => f
+                .debug_struct("Done")
+                .field("fields", fields)
+                .finish_non_exhaustive(),
+            Rewritten::Insufficient { fields } => f
+                .debug_struct("Insufficient")
+                .field("fields", fields)
+                .finish(),
         }
     }
 }
@@ -66,10 +72,14 @@ impl Engine {
     /// mode dimension has no `committed` value.
     pub fn new(table: Arc<Table>) -> Result<Engine, LoadError> {
         let labeler = Labeler::new(&table)?;
-        let rewriter = Rewriter::new().ok_or_else(|| LoadError::invalid("rewriter", "failed to compile (a runtime bug)"))?;
-        let committed = table
-            .committed_mode()
-            .ok_or_else(|| LoadError::invalid("dimensions[2]", "the mode dimension must contain `committed`"))?;
+        let rewriter = Rewriter::new()
+            .ok_or_else(|| LoadError::invalid("rewriter", "failed to compile (a runtime bug)"))?;
+        let committed = table.committed_mode().ok_or_else(|| {
+            LoadError::invalid(
+                "dimensions[2]",
+                "the mode dimension must contain `committed`",
+            )
+        })?;
         let forbidden = forbidden_matrix(&table);
         Ok(Engine {
             decider: Decider::new(Arc::clone(&table)),
@@ -121,7 +131,14 @@ impl Engine {
     /// Apply a REWRITE cell's transforms to every field at or above the cut
     /// whose declared type a transform fits, then re-label.
     #[must_use]
-    pub fn rewrite(&self, tool: Option<u32>, destination: Option<u32>, transforms: &[u32], args: &Value, labels: &Labels) -> Rewritten {
+    pub fn rewrite(
+        &self,
+        tool: Option<u32>,
+        destination: Option<u32>,
+        transforms: &[u32],
+        args: &Value,
+        labels: &Labels,
+    ) -> Rewritten {
         let Value::Object(map) = args else {
             return Rewritten::Insufficient { fields: Vec::new() };
         };
@@ -132,11 +149,16 @@ impl Engine {
             if !self.is_forbidden(destination, Some(*label)) {
                 continue;
             }
-            let ty = decl.and_then(|d| d.args.iter().find(|a| &a.name == name)).map(|a| &a.ty);
+            let ty = decl
+                .and_then(|d| d.args.iter().find(|a| &a.name == name))
+                .map(|a| &a.ty);
             let (Some(ty), Some(v)) = (ty, out.get_mut(name)) else {
                 continue;
             };
-            for tr in transforms.iter().filter_map(|t| self.table.transforms.get(*t as usize)) {
+            for tr in transforms
+                .iter()
+                .filter_map(|t| self.table.transforms.get(*t as usize))
+            {
                 if transform::fits(&tr.applies_to, ty) {
                     transform::apply(&self.table, &self.labeler, &self.rewriter, tr, v);
                 }
@@ -192,7 +214,11 @@ fn forbidden_matrix(t: &Table) -> Vec<Vec<bool>> {
                 .observers
                 .iter()
                 .copied()
-                .filter(|o| t.observers.get(*o as usize).is_none_or(|ob| ob.locality == Locality::External))
+                .filter(|o| {
+                    t.observers
+                        .get(*o as usize)
+                        .is_none_or(|ob| ob.locality == Locality::External)
+                })
                 .collect();
             row(&|obs: &[u32]| obs.iter().any(|o| external.contains(o)))
         })

@@ -84,7 +84,10 @@ impl Recognisers {
     }
 
     fn regex(&self, kind: EntityKind) -> Option<&Regex> {
-        self.by_kind.iter().find(|(k, _)| *k == kind).map(|(_, r)| r)
+        self.by_kind
+            .iter()
+            .find(|(k, _)| *k == kind)
+            .map(|(_, r)| r)
     }
 
     /// Whether `text` contains an entity of `kind`. Fails closed: a missing

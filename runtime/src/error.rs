@@ -23,7 +23,9 @@ pub enum LoadError {
         reason: String,
     },
     /// The table was written by a different format version.
-    #[error("table format version {found} is not supported (this runtime reads version {supported})")]
+    #[error(
+        "table format version {found} is not supported (this runtime reads version {supported})"
+    )]
     UnsupportedVersion {
         /// Version in the file.
         found: u32,

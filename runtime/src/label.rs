@@ -75,7 +75,11 @@ pub struct Labeler {
     pub(crate) entities: Recognisers,
 }
 
-fn compile_rules(rules: &[LabelRule], fallback: u32, which: &'static str) -> Result<Rules, LoadError> {
+fn compile_rules(
+    rules: &[LabelRule],
+    fallback: u32,
+    which: &'static str,
+) -> Result<Rules, LoadError> {
     let mut out = Rules {
         lexicon: Vec::new(),
         patterns: None,
@@ -87,25 +91,41 @@ fn compile_rules(rules: &[LabelRule], fallback: u32, which: &'static str) -> Res
     let mut regexes = Vec::new();
     for (i, r) in rules.iter().enumerate() {
         match r {
-            LabelRule::Lexicon { lexicon, label, unless_lexicon } => out.lexicon.push((*lexicon, *label, *unless_lexicon)),
-            LabelRule::Pattern { regex, label, unless_lexicon } => {
+            LabelRule::Lexicon {
+                lexicon,
+                label,
+                unless_lexicon,
+            } => out.lexicon.push((*lexicon, *label, *unless_lexicon)),
+            LabelRule::Pattern {
+                regex,
+                label,
+                unless_lexicon,
+            } => {
                 // Compile alone first so the error names the rule.
                 regex::RegexBuilder::new(regex)
                     .size_limit(1 << 20)
                     .build()
-                    .map_err(|_| LoadError::BadPattern { labeler: which, rule: i })?;
+                    .map_err(|_| LoadError::BadPattern {
+                        labeler: which,
+                        rule: i,
+                    })?;
                 regexes.push(regex.as_str());
                 out.pattern_rules.push((*label, *unless_lexicon));
             }
             LabelRule::Entity { kind, label } => out.entity.push((*kind, *label)),
-            LabelRule::Address { kind, glob, label } => out.address.push((*kind, glob.clone(), *label)),
+            LabelRule::Address { kind, glob, label } => {
+                out.address.push((*kind, glob.clone(), *label))
+            }
         }
     }
     if !regexes.is_empty() {
         let set = regex::RegexSetBuilder::new(&regexes)
             .size_limit(1 << 22)
             .build()
-            .map_err(|_| LoadError::BadPattern { labeler: which, rule: 0 })?;
+            .map_err(|_| LoadError::BadPattern {
+                labeler: which,
+                rule: 0,
+            })?;
         out.patterns = Some(set);
     }
     Ok(out)
@@ -123,7 +143,10 @@ impl Labeler {
         for (li, lex) in table.lexicons.iter().enumerate() {
             for (ei, e) in lex.entries.iter().enumerate() {
                 phrases.push(e.phrase.trim().to_owned());
-                entry_of.push((u32::try_from(li).unwrap_or(u32::MAX), u32::try_from(ei).unwrap_or(u32::MAX)));
+                entry_of.push((
+                    u32::try_from(li).unwrap_or(u32::MAX),
+                    u32::try_from(ei).unwrap_or(u32::MAX),
+                ));
             }
         }
         let lexicons = if phrases.is_empty() {
@@ -137,13 +160,23 @@ impl Labeler {
                     .map_err(|_| LoadError::BadLexicon { lexicon: 0 })?,
             )
         };
-        let entities = Recognisers::new().map_err(|_| LoadError::invalid("entity recognisers", "failed to compile (a runtime bug)"))?;
+        let entities = Recognisers::new().map_err(|_| {
+            LoadError::invalid("entity recognisers", "failed to compile (a runtime bug)")
+        })?;
         Ok(Labeler {
             lexicons,
             entry_of,
             n_lexicons: table.lexicons.len(),
-            args: compile_rules(&table.labelers.args.rules, table.labelers.args.fallback, "args")?,
-            destination: compile_rules(&table.labelers.destination.rules, table.labelers.destination.fallback, "destination")?,
+            args: compile_rules(
+                &table.labelers.args.rules,
+                table.labelers.args.fallback,
+                "args",
+            )?,
+            destination: compile_rules(
+                &table.labelers.destination.rules,
+                table.labelers.destination.fallback,
+                "destination",
+            )?,
             args_lattice: table.lattices.args.clone(),
             dest_lattice: table.lattices.destination.clone(),
             dest_labels: table.destinations.iter().map(|d| d.label).collect(),
@@ -183,7 +216,13 @@ impl Labeler {
     }
 
     /// Label one leaf string with a rule set; `None` when no rule matches.
-    fn label_text(&self, rules: &Rules, lattice: &Lattice, text: &str, scratch: &mut Vec<bool>) -> Option<u32> {
+    fn label_text(
+        &self,
+        rules: &Rules,
+        lattice: &Lattice,
+        text: &str,
+        scratch: &mut Vec<bool>,
+    ) -> Option<u32> {
         let mut acc: Option<u32> = None;
         let mut add = |l: u32| {
             acc = Some(match acc {
@@ -193,11 +232,14 @@ impl Labeler {
                 Some(a) => lattice.join(a, l).unwrap_or(a.max(l)),
             });
         };
-        let needs_lex = !rules.lexicon.is_empty() || rules.pattern_rules.iter().any(|(_, u)| u.is_some());
+        let needs_lex =
+            !rules.lexicon.is_empty() || rules.pattern_rules.iter().any(|(_, u)| u.is_some());
         if needs_lex {
             self.lexicon_set(text, scratch);
         }
-        let has = |set: &Vec<bool>, l: Option<u32>| l.is_some_and(|l| set.get(l as usize).copied().unwrap_or(false));
+        let has = |set: &Vec<bool>, l: Option<u32>| {
+            l.is_some_and(|l| set.get(l as usize).copied().unwrap_or(false))
+        };
         for (lex, label, unless) in &rules.lexicon {
             if has(scratch, Some(*lex)) && !has(scratch, *unless) {
                 add(*label);
@@ -299,8 +341,13 @@ impl Labeler {
             return *l;
         }
         let mut scratch = Vec::new();
-        self.label_text(&self.destination, &self.dest_lattice, destination, &mut scratch)
-            .unwrap_or(self.destination.fallback)
+        self.label_text(
+            &self.destination,
+            &self.dest_lattice,
+            destination,
+            &mut scratch,
+        )
+        .unwrap_or(self.destination.fallback)
     }
 
     /// Label a whole event.
@@ -330,7 +377,9 @@ fn is_word(c: char) -> bool {
 /// a word character.
 #[must_use]
 pub fn at_word_boundaries(text: &str, start: usize, end: usize) -> bool {
-    let (Some(before), Some(inner), Some(after)) = (text.get(..start), text.get(start..end), text.get(end..)) else {
+    let (Some(before), Some(inner), Some(after)) =
+        (text.get(..start), text.get(start..end), text.get(end..))
+    else {
         return false;
     };
     let starts_word = inner.chars().next().is_some_and(is_word);
@@ -380,5 +429,6 @@ pub fn glob_match(glob: &str, text: &str) -> bool {
             },
         }
     }
-    g.get(gi..).is_some_and(|rest| rest.iter().all(|c| *c == '*'))
+    g.get(gi..)
+        .is_some_and(|rest| rest.iter().all(|c| *c == '*'))
 }

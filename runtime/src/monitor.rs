@@ -43,8 +43,8 @@ use crate::label::Labels;
 use crate::table::{Action, OnPromote, Subject, Table, MISSING, UNKNOWN};
 
 pub use crate::state::{
-    Completed, Decided, Deferred, Denial, DispatchTicket, Dispatched, Issued, Outcome, Promoted, ProposedEvent,
-    Reason, Shadowed, ToolCall,
+    Completed, Decided, Deferred, Denial, DispatchTicket, Dispatched, Issued, Outcome, Promoted,
+    ProposedEvent, Reason, Shadowed, ToolCall,
 };
 use crate::state::{Pending, ShadowPending};
 
@@ -142,7 +142,11 @@ impl Monitor {
     pub fn end_task(&mut self) -> Result<usize, MonitorError> {
         let branches: Vec<String> = {
             let task = self.task.as_ref().ok_or(MonitorError::NoTask)?;
-            let mut b: Vec<String> = task.deferred.iter().map(|p| p.event.branch.clone()).collect();
+            let mut b: Vec<String> = task
+                .deferred
+                .iter()
+                .map(|p| p.event.branch.clone())
+                .collect();
             b.extend(task.shadowed.iter().map(|s| s.event.branch.clone()));
             b.sort();
             b.dedup();
@@ -169,8 +173,14 @@ impl Monitor {
     #[must_use]
     pub fn pending(&self, branch: &str) -> usize {
         self.task.as_ref().map_or(0, |t| {
-            t.deferred.iter().filter(|p| p.event.branch == branch).count()
-                + t.shadowed.iter().filter(|s| s.event.branch == branch).count()
+            t.deferred
+                .iter()
+                .filter(|p| p.event.branch == branch)
+                .count()
+                + t.shadowed
+                    .iter()
+                    .filter(|s| s.event.branch == branch)
+                    .count()
         })
     }
 
@@ -220,9 +230,18 @@ impl Monitor {
     /// [`MonitorError::NoTask`] outside a task.
     pub fn complete(&mut self, dispatched: Dispatched) -> Result<Completed, MonitorError> {
         if dispatched.generation() != self.generation || self.task.is_none() {
-            return Err(MonitorError::StaleEvent { seq: dispatched.seq() });
+            return Err(MonitorError::StaleEvent {
+                seq: dispatched.seq(),
+            });
         }
-        let rec = self.record_base(dispatched.seq(), dispatched.branch(), dispatched.tool(), dispatched.destination_id(), dispatched.mode(), Stage::Completed);
+        let rec = self.record_base(
+            dispatched.seq(),
+            dispatched.branch(),
+            dispatched.tool(),
+            dispatched.destination_id(),
+            dispatched.mode(),
+            Stage::Completed,
+        );
         if self.audits() {
             self.sink.record(&rec)?;
         }
@@ -238,14 +257,19 @@ impl Monitor {
     /// [`MonitorError::NoTask`] outside a task.
     pub fn promote(&mut self, branch: &str) -> Result<Vec<Promoted>, MonitorError> {
         let task = self.task.as_mut().ok_or(MonitorError::NoTask)?;
-        let (deferred, keep): (Vec<Pending>, Vec<Pending>) =
-            std::mem::take(&mut task.deferred).into_iter().partition(|p| p.event.branch == branch);
+        let (deferred, keep): (Vec<Pending>, Vec<Pending>) = std::mem::take(&mut task.deferred)
+            .into_iter()
+            .partition(|p| p.event.branch == branch);
         task.deferred = keep;
         let (shadowed, keep): (Vec<ShadowPending>, Vec<ShadowPending>) =
-            std::mem::take(&mut task.shadowed).into_iter().partition(|s| s.event.branch == branch);
+            std::mem::take(&mut task.shadowed)
+                .into_iter()
+                .partition(|s| s.event.branch == branch);
         task.shadowed = keep;
-        let mut work: Vec<(u64, Option<Pending>, Option<ShadowPending>)> =
-            deferred.into_iter().map(|p| (p.seq, Some(p), None)).collect();
+        let mut work: Vec<(u64, Option<Pending>, Option<ShadowPending>)> = deferred
+            .into_iter()
+            .map(|p| (p.seq, Some(p), None))
+            .collect();
         work.extend(shadowed.into_iter().map(|s| (s.seq, None, Some(s))));
         work.sort_by_key(|(seq, _, _)| *seq);
         let committed = self.committed_name();
@@ -285,14 +309,24 @@ impl Monitor {
         task.deferred.retain(|p| {
             let keep = p.event.branch != branch;
             if !keep {
-                dropped.push((p.seq, p.event.tool.clone(), p.event.destination.clone(), p.event.mode.clone()));
+                dropped.push((
+                    p.seq,
+                    p.event.tool.clone(),
+                    p.event.destination.clone(),
+                    p.event.mode.clone(),
+                ));
             }
             keep
         });
         task.shadowed.retain(|s| {
             let keep = s.event.branch != branch;
             if !keep {
-                dropped.push((s.seq, s.event.tool.clone(), s.event.destination.clone(), s.event.mode.clone()));
+                dropped.push((
+                    s.seq,
+                    s.event.tool.clone(),
+                    s.event.destination.clone(),
+                    s.event.mode.clone(),
+                ));
             }
             keep
         });
@@ -321,14 +355,26 @@ impl Monitor {
         !self.engine.table().audit.sinks.is_empty()
     }
 
-    fn record_base(&self, seq: u64, branch: &str, tool: &str, dest: Option<u32>, mode: &str, stage: Stage) -> AuditRecord {
+    fn record_base(
+        &self,
+        seq: u64,
+        branch: &str,
+        tool: &str,
+        dest: Option<u32>,
+        mode: &str,
+        stage: Stage,
+    ) -> AuditRecord {
         let t = self.engine.table();
         AuditRecord {
             task: self.task.as_ref().map(|t| t.id.clone()).unwrap_or_default(),
             branch: branch.to_owned(),
             seq,
             stage,
-            tool: if self.engine.decider().tool_id(tool).is_some() { tool.to_owned() } else { UNKNOWN.to_owned() },
+            tool: if self.engine.decider().tool_id(tool).is_some() {
+                tool.to_owned()
+            } else {
+                UNKNOWN.to_owned()
+            },
             destination: dest
                 .and_then(|d| t.destinations.get(d as usize))
                 .map_or_else(|| UNKNOWN.to_owned(), |d| d.name.clone()),
@@ -358,7 +404,9 @@ impl Monitor {
     /// Does this event's pre-rewrite labelling count against budget `b`?
     fn counts(&self, b: usize, labels: &Labels) -> bool {
         let t = self.engine.table();
-        let Some(budget) = t.budgets.get(b) else { return true };
+        let Some(budget) = t.budgets.get(b) else {
+            return true;
+        };
         let (lat, l) = match budget.subject {
             Subject::Args => (&t.lattices.args, labels.args),
             Subject::Destination => (&t.lattices.destination, labels.destination),
@@ -372,15 +420,25 @@ impl Monitor {
         let decider = engine.decider();
         let tool = decider.tool_id(&event.tool);
         let dest = decider.destination_id(&event.destination);
-        let labels = engine.labeler().label(&event.args, dest, &event.destination);
+        let labels = engine
+            .labeler()
+            .label(&event.args, dest, &event.destination);
         let exhausted = self.budgets_exhausted();
-        let field_refs: Vec<(&str, u32)> = labels.fields.iter().map(|(n, l)| (n.as_str(), *l)).collect();
+        let field_refs: Vec<(&str, u32)> = labels
+            .fields
+            .iter()
+            .map(|(n, l)| (n.as_str(), *l))
+            .collect();
         let query = Query {
             tool: &event.tool,
             destination: &event.destination,
             mode: &event.mode,
             confidence: event.confidence,
-            labels: LabelsIn { args: labels.args, destination: labels.destination, fields: &field_refs },
+            labels: LabelsIn {
+                args: labels.args,
+                destination: labels.destination,
+                fields: &field_refs,
+            },
             budgets_exhausted: &exhausted,
         };
         let speculative = decider.mode_id(&event.mode) != Some(engine.committed_mode());
@@ -393,34 +451,47 @@ impl Monitor {
         let mut transformed = BTreeMap::new();
         let mut outgoing_args = None;
         let mut shadow: Option<(String, OnPromote, Value)> = None;
-        let fallback = if speculative { Action::Defer } else { Action::Block };
+        let fallback = if speculative {
+            Action::Defer
+        } else {
+            Action::Block
+        };
         match decision.action {
             Action::Allow => outgoing_args = Some(event.args.clone()),
-            Action::Rewrite => match engine.rewrite(tool, dest, decision.transforms, &event.args, &labels) {
-                Rewritten::Done { args, fields, .. } => {
-                    if let Value::Object(map) = &args {
-                        for f in &fields {
-                            if let Some(v) = map.get(f) {
-                                transformed.insert(f.clone(), v.clone());
+            Action::Rewrite => {
+                match engine.rewrite(tool, dest, decision.transforms, &event.args, &labels) {
+                    Rewritten::Done { args, fields, .. } => {
+                        if let Value::Object(map) = &args {
+                            for f in &fields {
+                                if let Some(v) = map.get(f) {
+                                    transformed.insert(f.clone(), v.clone());
+                                }
                             }
                         }
+                        outgoing_args = Some(args);
                     }
-                    outgoing_args = Some(args);
+                    Rewritten::Insufficient { fields } => {
+                        action = fallback;
+                        reason = Reason::RewriteInsufficient { fields };
+                    }
                 }
-                Rewritten::Insufficient { fields } => {
-                    action = fallback;
-                    reason = Reason::RewriteInsufficient { fields };
-                }
-            },
+            }
             Action::Shadow => {
                 let t = engine.table();
                 let sub = decision
                     .substitute
-                    .or_else(|| tool.and_then(|i| t.tools.get(i as usize)).and_then(|x| x.substitute))
+                    .or_else(|| {
+                        tool.and_then(|i| t.tools.get(i as usize))
+                            .and_then(|x| x.substitute)
+                    })
                     .and_then(|s| t.substitutes.get(s as usize));
                 match sub.and_then(|s| self.substitutes.get(&s.name).map(|f| (s, f))) {
                     Some((s, f)) => {
-                        let call = ToolCall::new(event.tool.clone(), event.destination.clone(), event.args.clone());
+                        let call = ToolCall::new(
+                            event.tool.clone(),
+                            event.destination.clone(),
+                            event.args.clone(),
+                        );
                         shadow = Some((s.name.clone(), s.on_promote, f(&call)));
                     }
                     None => {
@@ -433,7 +504,14 @@ impl Monitor {
         }
         // Audit before anything leaves: a failed record blocks the event.
         let t = engine.table();
-        let mut rec = self.record_base(seq, &event.branch, &event.tool, dest, &event.mode, Stage::Decided);
+        let mut rec = self.record_base(
+            seq,
+            &event.branch,
+            &event.tool,
+            dest,
+            &event.mode,
+            Stage::Decided,
+        );
         rec.action = Some(action);
         rec.rule_id = Some(decision.rule_id);
         rec.rule_name = Some(decision.rule_name.to_owned());
@@ -441,10 +519,25 @@ impl Monitor {
         rec.labels = labels
             .fields
             .iter()
-            .map(|(f, l)| FieldLabel { field: f.clone(), label: t.lattices.args.label_name(*l).unwrap_or(MISSING).to_owned() })
+            .map(|(f, l)| FieldLabel {
+                field: f.clone(),
+                label: t.lattices.args.label_name(*l).unwrap_or(MISSING).to_owned(),
+            })
             .collect();
-        rec.arg_label = Some(labels.args.and_then(|l| t.lattices.args.label_name(l)).unwrap_or(MISSING).to_owned());
-        rec.dest_label = Some(labels.destination.and_then(|l| t.lattices.destination.label_name(l)).unwrap_or(MISSING).to_owned());
+        rec.arg_label = Some(
+            labels
+                .args
+                .and_then(|l| t.lattices.args.label_name(l))
+                .unwrap_or(MISSING)
+                .to_owned(),
+        );
+        rec.dest_label = Some(
+            labels
+                .destination
+                .and_then(|l| t.lattices.destination.label_name(l))
+                .unwrap_or(MISSING)
+                .to_owned(),
+        );
         if outgoing_args.is_some() {
             rec.transformed = transformed;
         }
@@ -461,7 +554,9 @@ impl Monitor {
         let rule_id = decision.rule_id;
         let outcome = match (action, outgoing_args, shadow) {
             (Action::Allow | Action::Rewrite, Some(args), _) => {
-                let charge: Vec<bool> = (0..t.budgets.len()).map(|b| self.counts(b, &labels)).collect();
+                let charge: Vec<bool> = (0..t.budgets.len())
+                    .map(|b| self.counts(b, &labels))
+                    .collect();
                 let task = self.task.as_mut().ok_or(MonitorError::NoTask)?;
                 for (u, c) in task.used.iter_mut().zip(charge) {
                     if c {
@@ -469,12 +564,24 @@ impl Monitor {
                     }
                 }
                 let call = ToolCall::new(event.tool.clone(), event.destination.clone(), args);
-                Outcome::Dispatch(DispatchTicket::new(seq, self.generation, event.branch.clone(), event.mode.clone(), dest, call))
+                Outcome::Dispatch(DispatchTicket::new(
+                    seq,
+                    self.generation,
+                    event.branch.clone(),
+                    event.mode.clone(),
+                    dest,
+                    call,
+                ))
             }
             (Action::Shadow, _, Some((name, on_promote, result))) => {
                 let shadowed = Shadowed::new(seq, name, result);
                 let task = self.task.as_mut().ok_or(MonitorError::NoTask)?;
-                task.shadowed.push(ShadowPending { seq, event: event.clone(), on_promote, result: shadowed.clone() });
+                task.shadowed.push(ShadowPending {
+                    seq,
+                    event: event.clone(),
+                    on_promote,
+                    result: shadowed.clone(),
+                });
                 Outcome::Shadowed(shadowed)
             }
             (Action::Defer, _, _) => {
@@ -492,6 +599,13 @@ impl Monitor {
                 Outcome::Blocked(Denial::new(seq, reason.clone()))
             }
         };
-        Ok(Decided::new(seq, action, rule_id, decided_rule_name, reason, outcome))
+        Ok(Decided::new(
+            seq,
+            action,
+            rule_id,
+            decided_rule_name,
+            reason,
+            outcome,
+        ))
     }
 }

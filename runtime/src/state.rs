@@ -39,7 +39,11 @@ pub struct ProposedEvent {
 impl ProposedEvent {
     /// A committed event (confidence 1.0) on branch `main`.
     #[must_use]
-    pub fn committed(tool: impl Into<String>, destination: impl Into<String>, args: Value) -> ProposedEvent {
+    pub fn committed(
+        tool: impl Into<String>,
+        destination: impl Into<String>,
+        args: Value,
+    ) -> ProposedEvent {
         ProposedEvent {
             tool: tool.into(),
             destination: destination.into(),
@@ -93,7 +97,11 @@ pub struct ToolCall {
 
 impl ToolCall {
     pub(crate) fn new(tool: String, destination: String, args: Value) -> ToolCall {
-        ToolCall { tool, destination, args }
+        ToolCall {
+            tool,
+            destination,
+            args,
+        }
     }
 
     /// Tool name.
@@ -133,7 +141,11 @@ pub struct Issued {
 
 impl Issued {
     pub(crate) fn new(seq: u64, generation: u64, event: ProposedEvent) -> Issued {
-        Issued { seq, generation, event }
+        Issued {
+            seq,
+            generation,
+            event,
+        }
     }
 
     pub(crate) fn into_parts(self) -> (u64, u64, ProposedEvent) {
@@ -149,7 +161,10 @@ impl Issued {
 
 impl std::fmt::Debug for Issued {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Issued").field("seq", &self.seq).field("event", &self.event).finish()
+        f.debug_struct("Issued")
+            .field("seq", &self.seq)
+            .field("event", &self.event)
+            .finish()
     }
 }
 
@@ -197,8 +212,22 @@ pub struct Decided {
 }
 
 impl Decided {
-    pub(crate) fn new(seq: u64, action: Action, rule_id: u32, rule_name: String, reason: Reason, outcome: Outcome) -> Decided {
-        Decided { seq, action, rule_id, rule_name, reason, outcome }
+    pub(crate) fn new(
+        seq: u64,
+        action: Action,
+        rule_id: u32,
+        rule_name: String,
+        reason: Reason,
+        outcome: Outcome,
+    ) -> Decided {
+        Decided {
+            seq,
+            action,
+            rule_id,
+            rule_name,
+            reason,
+            outcome,
+        }
     }
 
     /// Sequence number.
@@ -269,8 +298,22 @@ pub struct DispatchTicket {
 }
 
 impl DispatchTicket {
-    pub(crate) fn new(seq: u64, generation: u64, branch: String, mode: String, destination_id: Option<u32>, call: ToolCall) -> DispatchTicket {
-        DispatchTicket { seq, generation, branch, mode, destination_id, call }
+    pub(crate) fn new(
+        seq: u64,
+        generation: u64,
+        branch: String,
+        mode: String,
+        destination_id: Option<u32>,
+        call: ToolCall,
+    ) -> DispatchTicket {
+        DispatchTicket {
+            seq,
+            generation,
+            branch,
+            mode,
+            destination_id,
+            call,
+        }
     }
 
     /// Sequence number.
@@ -294,7 +337,10 @@ impl DispatchTicket {
 
 impl std::fmt::Debug for DispatchTicket {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("DispatchTicket").field("seq", &self.seq).field("call", &self.call).finish_non_exhaustive()
+        f.debug_struct("DispatchTicket")
+            .field("seq", &self.seq)
+            .field("call", &self.call)
+            .finish_non_exhaustive()
     }
 }
 
@@ -338,7 +384,10 @@ impl Dispatched {
     }
 
     pub(crate) fn complete(self) -> Completed {
-        Completed { seq: self.ticket.seq, branch: self.ticket.branch }
+        Completed {
+            seq: self.ticket.seq,
+            branch: self.ticket.branch,
+        }
     }
 }
 
@@ -373,7 +422,11 @@ pub struct Shadowed {
 
 impl Shadowed {
     pub(crate) fn new(seq: u64, substitute: String, result: Value) -> Shadowed {
-        Shadowed { seq, substitute, result }
+        Shadowed {
+            seq,
+            substitute,
+            result,
+        }
     }
 
     /// Sequence number.

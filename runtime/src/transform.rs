@@ -30,8 +30,18 @@ use crate::table::{FieldType, Granularity, Step, Table, Transform};
 pub const DEFAULT_REPLACEMENT: &str = "general information";
 
 const MONTHS: [&str; 12] = [
-    "january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
-    "november", "december",
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
 ];
 
 /// Compiled date and time shapes for `coarsen_time`.
@@ -62,12 +72,25 @@ impl Rewriter {
     /// Coarsen every date and time in `text`.
     #[must_use]
     pub fn coarsen(&self, text: &str, to: Granularity) -> String {
-        let num = |c: &Captures<'_>, n: &str| c.name(n).and_then(|m| m.as_str().parse::<i64>().ok());
+        let num =
+            |c: &Captures<'_>, n: &str| c.name(n).and_then(|m| m.as_str().parse::<i64>().ok());
         let s = self.iso.replace_all(text, |c: &Captures<'_>| {
-            date_out(num(c, "y"), num(c, "m").unwrap_or(0), num(c, "d").unwrap_or(0), num(c, "h"), to)
+            date_out(
+                num(c, "y"),
+                num(c, "m").unwrap_or(0),
+                num(c, "d").unwrap_or(0),
+                num(c, "h"),
+                to,
+            )
         });
         let s = self.us.replace_all(&s, |c: &Captures<'_>| {
-            date_out(num(c, "y"), num(c, "m").unwrap_or(0), num(c, "d").unwrap_or(0), None, to)
+            date_out(
+                num(c, "y"),
+                num(c, "m").unwrap_or(0),
+                num(c, "d").unwrap_or(0),
+                None,
+                to,
+            )
         });
         let month = |c: &Captures<'_>| c.name("mon").map_or(0, |m| month_number(m.as_str()));
         let s = self.written_md.replace_all(&s, |c: &Captures<'_>| {
@@ -78,7 +101,10 @@ impl Rewriter {
         });
         let s = self.time.replace_all(&s, |c: &Captures<'_>| {
             let h = num(c, "h").or_else(|| num(c, "h2")).unwrap_or(0);
-            let pm = c.name("ap").or_else(|| c.name("ap2")).map(|m| m.as_str().eq_ignore_ascii_case("p"));
+            let pm = c
+                .name("ap")
+                .or_else(|| c.name("ap2"))
+                .map(|m| m.as_str().eq_ignore_ascii_case("p"));
             let h = match pm {
                 Some(true) if h < 12 => h + 12,
                 Some(false) if h == 12 => 0,
@@ -141,7 +167,10 @@ fn date_out(y: Option<i64>, m: i64, d: i64, hour: Option<i64>, to: Granularity) 
     }
     let Some(y) = y else {
         // No year: the day cannot be placed in a week or year.
-        let name = MONTHS.get(usize::try_from(m - 1).unwrap_or(0)).copied().unwrap_or("[date]");
+        let name = MONTHS
+            .get(usize::try_from(m - 1).unwrap_or(0))
+            .copied()
+            .unwrap_or("[date]");
         return match to {
             Granularity::Hour | Granularity::Day => format!("{name} {d}"),
             Granularity::Week | Granularity::Month => name.to_owned(),
@@ -197,7 +226,11 @@ fn splice(text: &str, mut ranges: Vec<(std::ops::Range<usize>, String)>) -> Stri
 fn apply_step(table: &Table, labeler: &Labeler, rw: &Rewriter, step: &Step, text: &str) -> String {
     match step {
         Step::ReplaceLexicon { lexicon, with } => {
-            let entries = table.lexicons.get(*lexicon as usize).map(|l| l.entries.as_slice()).unwrap_or(&[]);
+            let entries = table
+                .lexicons
+                .get(*lexicon as usize)
+                .map(|l| l.entries.as_slice())
+                .unwrap_or(&[]);
             let ranges = labeler
                 .lexicon_matches(text)
                 .into_iter()
@@ -214,8 +247,15 @@ fn apply_step(table: &Table, labeler: &Labeler, rw: &Rewriter, step: &Step, text
             splice(text, ranges)
         }
         Step::RedactEntity { kind, with } => {
-            let rep = with.clone().unwrap_or_else(|| format!("[{}]", kind.as_str()));
-            let ranges = labeler.entities.find(*kind, text).into_iter().map(|r| (r, rep.clone())).collect();
+            let rep = with
+                .clone()
+                .unwrap_or_else(|| format!("[{}]", kind.as_str()));
+            let ranges = labeler
+                .entities
+                .find(*kind, text)
+                .into_iter()
+                .map(|r| (r, rep.clone()))
+                .collect();
             splice(text, ranges)
         }
         Step::CoarsenTime { to } => rw.coarsen(text, *to),

@@ -39,7 +39,10 @@ fn lexicon_hits_respect_word_boundaries_and_case() {
 fn unless_lexicon_suppresses_hard_negatives() {
     let l = labeler();
     assert_eq!(l.label_value(&json!("oncology clinics near me")), SENSITIVE);
-    assert_eq!(l.label_value(&json!("oncology public health statistics")), PERSONAL);
+    assert_eq!(
+        l.label_value(&json!("oncology public health statistics")),
+        PERSONAL
+    );
 }
 
 #[test]
@@ -56,13 +59,19 @@ fn leaves_are_labeled_one_by_one_and_joined() {
     let l = labeler();
     // A public leaf cannot hide an unlabeled one.
     assert_eq!(l.label_value(&json!(["weather", "my own thing"])), PERSONAL);
-    assert_eq!(l.label_value(&json!({"filters": {"topic": "eviction"}})), INTENT);
+    assert_eq!(
+        l.label_value(&json!({"filters": {"topic": "eviction"}})),
+        INTENT
+    );
     // Object keys are labeled too.
     assert_eq!(l.label_value(&json!({"eviction": true})), INTENT);
     // Numbers count as their text for patterns and entities.
     assert_eq!(l.label_value(&json!({"n": "ssn 123-45-6789"})), SENSITIVE);
     let (fields, joined) = l.label_args(&json!({"q": "weather", "note": "loan rates"}));
-    assert_eq!(fields, vec![("note".to_owned(), SENSITIVE), ("q".to_owned(), PUBLIC)]);
+    assert_eq!(
+        fields,
+        vec![("note".to_owned(), SENSITIVE), ("q".to_owned(), PUBLIC)]
+    );
     assert_eq!(joined, Some(SENSITIVE));
     assert_eq!(l.label_args(&json!({})).1, Some(PUBLIC));
     assert_eq!(l.label_args(&json!("not an object")).1, None);
@@ -72,7 +81,10 @@ fn leaves_are_labeled_one_by_one_and_joined() {
 fn destinations_use_declared_labels_then_rules_then_fallback() {
     let l = labeler();
     assert_eq!(l.label_destination(Some(0), "brave"), 0);
-    assert_eq!(l.label_destination(None, "https://records.health.gov/api"), 3);
+    assert_eq!(
+        l.label_destination(None, "https://records.health.gov/api"),
+        3
+    );
     assert_eq!(l.label_destination(None, "oncology_notes"), 2);
     assert_eq!(l.label_destination(None, "somewhere.example"), 2);
 }
@@ -81,7 +93,10 @@ fn destinations_use_declared_labels_then_rules_then_fallback() {
 fn entity_recognisers_find_typical_shapes() {
     let r = Recognisers::new().unwrap();
     let yes = [
-        (EntityKind::Email, "write to jane.doe+x@mail.example.org now"),
+        (
+            EntityKind::Email,
+            "write to jane.doe+x@mail.example.org now",
+        ),
         (EntityKind::Phone, "call (415) 555-0100"),
         (EntityKind::Phone, "call +44 20 7946 0958"),
         (EntityKind::PersonName, "appointment with Dr. Alvarez"),
@@ -114,17 +129,26 @@ fn entity_recognisers_find_typical_shapes() {
     for (k, text) in no {
         assert!(!r.is_match(k, text), "{k:?} should not match {text:?}");
     }
-    assert_eq!(r.find(EntityKind::PersonName, "my name is Priya Patel"), vec![11..22]);
+    assert_eq!(
+        r.find(EntityKind::PersonName, "my name is Priya Patel"),
+        vec![11..22]
+    );
 }
 
 #[test]
 fn globs_and_hosts() {
     assert!(glob_match("*.gov", "records.HEALTH.gov"));
     assert!(!glob_match("*.gov", "gov.example"));
-    assert!(glob_match("https://api.*.com/v?/*", "https://api.brave.com/v1/search"));
+    assert!(glob_match(
+        "https://api.*.com/v?/*",
+        "https://api.brave.com/v1/search"
+    ));
     assert!(glob_match("*", ""));
     assert!(!glob_match("a?", "a"));
-    assert_eq!(host_of("https://user@api.brave.com:443/x?q=1"), Some("api.brave.com"));
+    assert_eq!(
+        host_of("https://user@api.brave.com:443/x?q=1"),
+        Some("api.brave.com")
+    );
     assert_eq!(host_of("api.brave.com"), None);
     assert!(at_word_boundaries("a lease b", 2, 7));
     assert!(!at_word_boundaries("please", 1, 6));
@@ -134,11 +158,26 @@ fn globs_and_hosts() {
 fn coarsening_dates_and_times() {
     let rw = Rewriter::new().unwrap();
     let c = |s: &str, g| rw.coarsen(s, g);
-    assert_eq!(c("meet 2024-03-15T14:37:00Z", Granularity::Hour), "meet 2024-03-15 14:00");
-    assert_eq!(c("meet 2024-03-15T14:37", Granularity::Day), "meet 2024-03-15");
-    assert_eq!(c("on 2024-03-15", Granularity::Week), "on week of 2024-03-11");
-    assert_eq!(c("on 2024-01-01", Granularity::Week), "on week of 2024-01-01");
-    assert_eq!(c("on 2023-01-01", Granularity::Week), "on week of 2022-12-26");
+    assert_eq!(
+        c("meet 2024-03-15T14:37:00Z", Granularity::Hour),
+        "meet 2024-03-15 14:00"
+    );
+    assert_eq!(
+        c("meet 2024-03-15T14:37", Granularity::Day),
+        "meet 2024-03-15"
+    );
+    assert_eq!(
+        c("on 2024-03-15", Granularity::Week),
+        "on week of 2024-03-11"
+    );
+    assert_eq!(
+        c("on 2024-01-01", Granularity::Week),
+        "on week of 2024-01-01"
+    );
+    assert_eq!(
+        c("on 2023-01-01", Granularity::Week),
+        "on week of 2022-12-26"
+    );
     assert_eq!(c("on March 15, 2024", Granularity::Month), "on 2024-03");
     assert_eq!(c("on 15 March 2024", Granularity::Year), "on 2024");
     assert_eq!(c("on 3/15/2024", Granularity::Month), "on 2024-03");

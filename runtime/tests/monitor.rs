@@ -18,8 +18,8 @@ use serde_json::{json, Value};
 use stpc_runtime::audit::Stage;
 use stpc_runtime::table::{Action, OnPromote};
 use stpc_runtime::{
-    AuditError, AuditRecord, AuditSink, Decided, JsonLinesSink, MemorySink, Monitor, MonitorError, Outcome, Promoted,
-    ProposedEvent, Reason,
+    AuditError, AuditRecord, AuditSink, Decided, JsonLinesSink, MemorySink, Monitor, MonitorError,
+    Outcome, Promoted, ProposedEvent, Reason,
 };
 
 const QUERY: &str = "tenant rights lease termination penalty";
@@ -28,7 +28,10 @@ fn monitor_with(opts: &common::Options) -> (Monitor, MemorySink) {
     let sink = MemorySink::new();
     let handle = sink.handle();
     let mut m = Monitor::new(Arc::new(common::web_search_table(opts)), Box::new(sink)).unwrap();
-    m.register_substitute("local_search", Box::new(|call| json!({"results": [], "tool": call.tool()})));
+    m.register_substitute(
+        "local_search",
+        Box::new(|call| json!({"results": [], "tool": call.tool()})),
+    );
     m.begin_task("t1").unwrap();
     (m, handle)
 }
@@ -38,7 +41,13 @@ fn monitor() -> (Monitor, MemorySink) {
 }
 
 fn spec(q: &str, branch: &str, conf: f64) -> ProposedEvent {
-    ProposedEvent::speculative("web_search", "api.brave.com", branch, conf, json!({ "q": q }))
+    ProposedEvent::speculative(
+        "web_search",
+        "api.brave.com",
+        branch,
+        conf,
+        json!({ "q": q }),
+    )
 }
 
 fn committed(q: &str) -> ProposedEvent {
@@ -56,13 +65,22 @@ fn payload(d: Decided) -> Value {
 fn speculative_intent_query_is_rewritten_to_a_generic_query() {
     let (mut m, audit) = monitor();
     let d = m.submit(spec(QUERY, "b1", 0.9)).unwrap();
-    assert_eq!((d.action(), d.rule_name()), (Action::Rewrite, "rewrite_sensitive"));
-    assert_eq!(payload(d), json!({"q": "housing information general information general information"}));
+    assert_eq!(
+        (d.action(), d.rule_name()),
+        (Action::Rewrite, "rewrite_sensitive")
+    );
+    assert_eq!(
+        payload(d),
+        json!({"q": "housing information general information general information"})
+    );
     let recs = audit.records();
     assert_eq!(recs.len(), 1);
     assert_eq!(recs[0].labels[0].label, "intent_revealing");
     assert!(recs[0].raw_args.is_none());
-    assert_eq!(recs[0].transformed["q"], json!("housing information general information general information"));
+    assert_eq!(
+        recs[0].transformed["q"],
+        json!("housing information general information general information")
+    );
 }
 
 #[test]
@@ -77,7 +95,9 @@ fn everyday_query_is_allowed_unchanged_and_completes() {
     let (mut m, audit) = monitor();
     let d = m.submit(committed("weather in Lisbon")).unwrap();
     assert_eq!(d.action(), Action::Allow);
-    let Outcome::Dispatch(ticket) = d.into_outcome() else { panic!() };
+    let Outcome::Dispatch(ticket) = d.into_outcome() else {
+        panic!()
+    };
     let sent = ticket.dispatch();
     assert_eq!(sent.call().args(), &json!({"q": "weather in Lisbon"}));
     let done = m.complete(sent).unwrap();
@@ -91,7 +111,12 @@ fn a_rewrite_that_leaves_the_label_fails_closed() {
     let (mut m, _) = monitor();
     let d = m.submit(committed("personal loan rates")).unwrap();
     assert_eq!(d.action(), Action::Block);
-    assert_eq!(d.reason(), &Reason::RewriteInsufficient { fields: vec!["q".into()] });
+    assert_eq!(
+        d.reason(),
+        &Reason::RewriteInsufficient {
+            fields: vec!["q".into()]
+        }
+    );
     let d = m.submit(spec("personal loan rates", "b1", 0.9)).unwrap();
     assert_eq!(d.action(), Action::Defer);
     assert_eq!(m.pending("b1"), 1);
@@ -119,9 +144,18 @@ fn blocked_tools_destinations_and_invalid_events() {
 #[test]
 fn low_confidence_is_deferred_then_promoted_as_committed() {
     let (mut m, _) = monitor();
-    assert_eq!(m.submit(spec("weather", "b1", 0.3)).unwrap().action(), Action::Defer);
-    assert_eq!(m.submit(spec(QUERY, "b1", 0.2)).unwrap().action(), Action::Defer);
-    assert_eq!(m.submit(spec("news", "b2", 0.2)).unwrap().action(), Action::Defer);
+    assert_eq!(
+        m.submit(spec("weather", "b1", 0.3)).unwrap().action(),
+        Action::Defer
+    );
+    assert_eq!(
+        m.submit(spec(QUERY, "b1", 0.2)).unwrap().action(),
+        Action::Defer
+    );
+    assert_eq!(
+        m.submit(spec("news", "b2", 0.2)).unwrap().action(),
+        Action::Defer
+    );
     let promoted = m.promote("b1").unwrap();
     let actions: Vec<Action> = promoted
         .iter()
@@ -139,11 +173,17 @@ fn low_confidence_is_deferred_then_promoted_as_committed() {
 #[test]
 fn shadow_reuse_and_reissue() {
     for (on_promote, reissued) in [(OnPromote::Reuse, false), (OnPromote::Reissue, true)] {
-        let opts = common::Options { shadow: true, on_promote, ..Default::default() };
+        let opts = common::Options {
+            shadow: true,
+            on_promote,
+            ..Default::default()
+        };
         let (mut m, _) = monitor_with(&opts);
         let d = m.submit(spec(QUERY, "b1", 0.9)).unwrap();
         assert_eq!(d.action(), Action::Shadow);
-        let Outcome::Shadowed(s) = d.into_outcome() else { panic!() };
+        let Outcome::Shadowed(s) = d.into_outcome() else {
+            panic!()
+        };
         assert_eq!(s.substitute(), "local_search");
         assert_eq!(s.result()["tool"], json!("web_search"));
         let p = m.promote("b1").unwrap();
@@ -158,46 +198,80 @@ fn shadow_reuse_and_reissue() {
 
 #[test]
 fn shadow_without_a_registered_substitute_fails_closed() {
-    let opts = common::Options { shadow: true, ..Default::default() };
+    let opts = common::Options {
+        shadow: true,
+        ..Default::default()
+    };
     let sink = MemorySink::new();
     let mut m = Monitor::new(Arc::new(common::web_search_table(&opts)), Box::new(sink)).unwrap();
     m.begin_task("t").unwrap();
     let d = m.submit(spec(QUERY, "b1", 0.9)).unwrap();
-    assert_eq!((d.action(), d.reason()), (Action::Defer, &Reason::NoSubstitute));
+    assert_eq!(
+        (d.action(), d.reason()),
+        (Action::Defer, &Reason::NoSubstitute)
+    );
 }
 
 struct FailingSink;
 impl AuditSink for FailingSink {
     fn record(&mut self, _: &AuditRecord) -> Result<(), AuditError> {
-        Err(AuditError::Io { kind: "disk full".into() })
+        Err(AuditError::Io {
+            kind: "disk full".into(),
+        })
     }
 }
 
 #[test]
 fn an_audit_failure_blocks_dispatch() {
-    let mut m = Monitor::new(Arc::new(common::web_search_table(&Default::default())), Box::new(FailingSink)).unwrap();
+    let mut m = Monitor::new(
+        Arc::new(common::web_search_table(&Default::default())),
+        Box::new(FailingSink),
+    )
+    .unwrap();
     m.begin_task("t").unwrap();
     let d = m.submit(committed("weather")).unwrap();
-    assert_eq!((d.action(), d.reason()), (Action::Block, &Reason::AuditFailed));
+    assert_eq!(
+        (d.action(), d.reason()),
+        (Action::Block, &Reason::AuditFailed)
+    );
     // `audit none` never calls the sink.
-    let opts = common::Options { audit_none: true, ..Default::default() };
-    let mut m = Monitor::new(Arc::new(common::web_search_table(&opts)), Box::new(FailingSink)).unwrap();
+    let opts = common::Options {
+        audit_none: true,
+        ..Default::default()
+    };
+    let mut m = Monitor::new(
+        Arc::new(common::web_search_table(&opts)),
+        Box::new(FailingSink),
+    )
+    .unwrap();
     m.begin_task("t").unwrap();
-    assert_eq!(m.submit(committed("weather")).unwrap().action(), Action::Allow);
+    assert_eq!(
+        m.submit(committed("weather")).unwrap().action(),
+        Action::Allow
+    );
 }
 
 #[test]
 fn budget_exhaustion_defers_and_resets_at_task_end() {
     let (mut m, _) = monitor();
     for _ in 0..5 {
-        assert_eq!(m.submit(committed(QUERY)).unwrap().action(), Action::Rewrite);
+        assert_eq!(
+            m.submit(committed(QUERY)).unwrap().action(),
+            Action::Rewrite
+        );
     }
     assert_eq!(m.budget_used(0), Some(5));
-    assert_eq!(m.submit(committed("weather")).unwrap().action(), Action::Defer);
+    assert_eq!(
+        m.submit(committed("weather")).unwrap().action(),
+        Action::Defer
+    );
     m.end_task().unwrap();
     m.begin_task("t2").unwrap();
     assert_eq!(m.budget_used(0), Some(0));
-    assert_eq!(m.submit(committed("weather")).unwrap().action(), Action::Allow);
+    assert_eq!(
+        m.submit(committed("weather")).unwrap().action(),
+        Action::Allow
+    );
 }
 
 #[test]
@@ -205,20 +279,44 @@ fn task_protocol_errors() {
     let (mut m, _) = monitor();
     assert_eq!(m.begin_task("again"), Err(MonitorError::TaskActive));
     let d = m.submit(committed("weather")).unwrap();
-    let Outcome::Dispatch(t) = d.into_outcome() else { panic!() };
+    let Outcome::Dispatch(t) = d.into_outcome() else {
+        panic!()
+    };
     let issued = m.issue(committed("news")).unwrap();
     m.end_task().unwrap();
-    assert_eq!(m.submit(committed("weather")).unwrap_err(), MonitorError::NoTask);
+    assert_eq!(
+        m.submit(committed("weather")).unwrap_err(),
+        MonitorError::NoTask
+    );
     m.begin_task("t2").unwrap();
-    assert!(matches!(m.complete(t.dispatch()), Err(MonitorError::StaleEvent { .. })));
-    assert!(matches!(m.decide(issued), Err(MonitorError::StaleEvent { .. })));
+    assert!(matches!(
+        m.complete(t.dispatch()),
+        Err(MonitorError::StaleEvent { .. })
+    ));
+    assert!(matches!(
+        m.decide(issued),
+        Err(MonitorError::StaleEvent { .. })
+    ));
+}
+
+#[test]
+fn monitors_move_between_threads_and_engines_are_shared() {
+    fn send<T: Send>() {}
+    fn send_sync<T: Send + Sync>() {}
+    send::<Monitor>();
+    send::<stpc_runtime::DispatchTicket>();
+    send_sync::<stpc_runtime::Engine>();
+    send_sync::<stpc_runtime::Table>();
 }
 
 #[test]
 fn debug_output_never_shows_values() {
     let ev = spec("my secret diagnosis", "b", 0.9);
     assert!(!format!("{ev:?}").contains("secret"));
-    let (mut m, audit) = monitor_with(&common::Options { raw_args: true, ..Default::default() });
+    let (mut m, audit) = monitor_with(&common::Options {
+        raw_args: true,
+        ..Default::default()
+    });
     let d = m.submit(committed("my secret recipe")).unwrap();
     assert!(!format!("{d:?}").contains("secret"));
     let recs = audit.records();
@@ -230,8 +328,16 @@ fn debug_output_never_shows_values() {
 fn jsonl_sink_records_and_scrubs_raw_args_after_commit() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("audit.jsonl");
-    let opts = common::Options { raw_args: true, scrub: true, ..Default::default() };
-    let mut m = Monitor::new(Arc::new(common::web_search_table(&opts)), Box::new(JsonLinesSink::open(&path).unwrap())).unwrap();
+    let opts = common::Options {
+        raw_args: true,
+        scrub: true,
+        ..Default::default()
+    };
+    let mut m = Monitor::new(
+        Arc::new(common::web_search_table(&opts)),
+        Box::new(JsonLinesSink::open(&path).unwrap()),
+    )
+    .unwrap();
     m.begin_task("t1").unwrap();
     m.submit(committed("weather in Porto")).unwrap();
     m.submit(spec("recipe for bread", "b1", 0.9)).unwrap();
@@ -250,8 +356,22 @@ fn jsonl_sink_records_and_scrubs_raw_args_after_commit() {
 // ---------------------------------------------------------------- properties
 
 const PHRASES: &[&str] = &[
-    "weather", "news", "recipe", "eviction", "break my lease", "tenant rights", "oncology", "public health statistics",
-    "loan", "ssn 123-45-6789", "jane@example.com", "on 2024-03-15", "lisbon", "chemotherapy", "penalty", "cheap flights",
+    "weather",
+    "news",
+    "recipe",
+    "eviction",
+    "break my lease",
+    "tenant rights",
+    "oncology",
+    "public health statistics",
+    "loan",
+    "ssn 123-45-6789",
+    "jane@example.com",
+    "on 2024-03-15",
+    "lisbon",
+    "chemotherapy",
+    "penalty",
+    "cheap flights",
 ];
 
 fn query() -> impl Strategy<Value = String> {
@@ -299,7 +419,13 @@ prop_compose! {
 
 fn known(ev: &ProposedEvent) -> bool {
     ev.tool == "web_search"
-        && ["brave", "api.duckduckgo.com", "https://api.brave.com/res/v1/web/search", "bing"].contains(&ev.destination.as_str())
+        && [
+            "brave",
+            "api.duckduckgo.com",
+            "https://api.brave.com/res/v1/web/search",
+            "bing",
+        ]
+        .contains(&ev.destination.as_str())
 }
 
 proptest! {

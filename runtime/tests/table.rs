@@ -41,10 +41,16 @@ fn digest_is_the_sha256_of_the_compact_encoding_with_an_empty_digest() {
     let expected = {
         use sha2::Digest as _;
         let bytes = serde_json::to_vec(&unsealed).unwrap();
-        sha2::Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect::<String>()
+        sha2::Sha256::digest(bytes)
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect::<String>()
     };
     assert_eq!(t.digest, expected);
-    assert_eq!(table::canonical_bytes(&t).unwrap(), serde_json::to_vec(&unsealed).unwrap());
+    assert_eq!(
+        table::canonical_bytes(&t).unwrap(),
+        serde_json::to_vec(&unsealed).unwrap()
+    );
 }
 
 #[test]
@@ -56,18 +62,32 @@ fn sealing_twice_is_stable_and_compiling_twice_is_byte_identical() {
 
 #[test]
 fn unknown_version_is_refused_before_shape() {
-    let mut v: serde_json::Value = serde_json::from_str(&table().to_json_pretty().unwrap()).unwrap();
+    let mut v: serde_json::Value =
+        serde_json::from_str(&table().to_json_pretty().unwrap()).unwrap();
     v["format_version"] = 2.into();
     v["new_field"] = true.into();
     let err = Table::from_json(v.to_string().as_bytes()).unwrap_err();
-    assert_eq!(err, LoadError::UnsupportedVersion { found: 2, supported: 1 });
-    assert_eq!(err.to_string(), "table format version 2 is not supported (this runtime reads version 1)");
+    assert_eq!(
+        err,
+        LoadError::UnsupportedVersion {
+            found: 2,
+            supported: 1
+        }
+    );
+    assert_eq!(
+        err.to_string(),
+        "table format version 2 is not supported (this runtime reads version 1)"
+    );
 }
 
 #[test]
 fn edited_content_fails_the_digest() {
     let mut t = table();
-    let blocking = t.cells.iter().position(|c| c.action == Action::Block).unwrap();
+    let blocking = t
+        .cells
+        .iter()
+        .position(|c| c.action == Action::Block)
+        .unwrap();
     t.cells[blocking].action = Action::Allow;
     let err = Table::from_json(t.to_json_pretty().unwrap().as_bytes()).unwrap_err();
     assert_eq!(err, LoadError::DigestMismatch);
@@ -85,10 +105,24 @@ fn reformatted_json_is_not_canonical() {
 #[test]
 fn unknown_fields_are_refused_without_echoing_values() {
     let pretty = table().to_json_pretty().unwrap();
-    let edited = pretty.replacen("\"contract\": \"web_default\"", "\"contract\": \"web_default\", \"secret\": \"hunter2\"", 1);
+    let edited = pretty.replacen(
+        "\"contract\": \"web_default\"",
+        "\"contract\": \"web_default\", \"secret\": \"hunter2\"",
+        1,
+    );
     let err = Table::from_json(edited.as_bytes()).unwrap_err();
     let msg = err.to_string();
     assert!(msg.contains("unknown field `secret`"), "{msg}");
+    assert!(!msg.contains("hunter2"), "{msg}");
+}
+
+#[test]
+fn type_errors_elide_string_values() {
+    let pretty = table().to_json_pretty().unwrap();
+    let edited = pretty.replacen("\"bottom\": 0", "\"bottom\": \"hunter2\"", 1);
+    let msg = Table::from_json(edited.as_bytes()).unwrap_err().to_string();
+    assert!(msg.starts_with("table is not valid at line"), "{msg}");
+    assert!(msg.contains("invalid type: string \"…\""), "{msg}");
     assert!(!msg.contains("hunter2"), "{msg}");
 }
 
@@ -102,7 +136,10 @@ fn structural_errors_name_the_offending_place() {
     let mut t = table();
     t.cells[0].transforms = vec![9];
     t.cells[0].action = Action::Rewrite;
-    assert_eq!(reseal_err(t).to_string(), "cells[0].transforms[0] refers to index 9 but only 1 exist");
+    assert_eq!(
+        reseal_err(t).to_string(),
+        "cells[0].transforms[0] refers to index 9 but only 1 exist"
+    );
 
     let mut t = table();
     let root = t.diagram.root as usize;
@@ -114,7 +151,12 @@ fn structural_errors_name_the_offending_place() {
     let mut t = table();
     // A branch pointing back at the root: a cycle.
     let root = t.diagram.root;
-    let first_branch = t.diagram.nodes.iter().position(|n| matches!(n, Node::Branch { dim, .. } if *dim > 0)).unwrap();
+    let first_branch = t
+        .diagram
+        .nodes
+        .iter()
+        .position(|n| matches!(n, Node::Branch { dim, .. } if *dim > 0))
+        .unwrap();
     if let Node::Branch { children, .. } = &mut t.diagram.nodes[first_branch] {
         children[0] = root;
     }
@@ -123,7 +165,10 @@ fn structural_errors_name_the_offending_place() {
 
     let mut t = table();
     t.labelers.args.fallback = 17;
-    assert_eq!(reseal_err(t).to_string(), "labelers.args.fallback refers to index 17 but only 4 exist");
+    assert_eq!(
+        reseal_err(t).to_string(),
+        "labelers.args.fallback refers to index 17 but only 4 exist"
+    );
 
     let mut t = table();
     t.lattices.args.join[1][2] = 1;
@@ -140,13 +185,24 @@ fn structural_errors_name_the_offending_place() {
     assert!(reseal_err(t).to_string().contains("committed"));
 }
 
-fn labels_given(d: &Decider, tool: &str, dest: &str, mode: &str, conf: f64, arg: Option<u32>) -> Action {
+fn labels_given(
+    d: &Decider,
+    tool: &str,
+    dest: &str,
+    mode: &str,
+    conf: f64,
+    arg: Option<u32>,
+) -> Action {
     d.decide(&Query {
         tool,
         destination: dest,
         mode,
         confidence: conf,
-        labels: LabelsIn { args: arg, destination: Some(0), fields: &[] },
+        labels: LabelsIn {
+            args: arg,
+            destination: Some(0),
+            fields: &[],
+        },
         budgets_exhausted: &[false],
     })
     .action
@@ -155,29 +211,82 @@ fn labels_given(d: &Decider, tool: &str, dest: &str, mode: &str, conf: f64, arg:
 #[test]
 fn the_worked_contract_decides_as_the_paper_says() {
     let d = Decider::new(Arc::new(table()));
-    assert_eq!(labels_given(&d, "web_search", "api.brave.com", "committed", 1.0, Some(0)), Action::Allow);
-    assert_eq!(labels_given(&d, "web_search", "brave", "speculative", 0.9, Some(3)), Action::Rewrite);
-    assert_eq!(labels_given(&d, "web_search", "brave", "committed", 1.0, Some(3)), Action::Rewrite);
-    assert_eq!(labels_given(&d, "web_search", "brave", "speculative", 0.5, Some(0)), Action::Defer);
-    assert_eq!(labels_given(&d, "web_search", "api.bing.microsoft.com", "committed", 1.0, Some(0)), Action::Block);
-    assert_eq!(labels_given(&d, "web_search", "evil.example", "committed", 1.0, Some(0)), Action::Block);
-    assert_eq!(labels_given(&d, "send_email", "brave", "committed", 1.0, Some(0)), Action::Block);
-    assert_eq!(labels_given(&d, "rm_rf", "brave", "committed", 1.0, Some(0)), Action::Block);
-    assert_eq!(labels_given(&d, "web_search", "brave", "committed", 1.0, None), Action::Block);
-    assert_eq!(labels_given(&d, "web_search", "brave", "speculative", 0.9, None), Action::Defer);
+    assert_eq!(
+        labels_given(&d, "web_search", "api.brave.com", "committed", 1.0, Some(0)),
+        Action::Allow
+    );
+    assert_eq!(
+        labels_given(&d, "web_search", "brave", "speculative", 0.9, Some(3)),
+        Action::Rewrite
+    );
+    assert_eq!(
+        labels_given(&d, "web_search", "brave", "committed", 1.0, Some(3)),
+        Action::Rewrite
+    );
+    assert_eq!(
+        labels_given(&d, "web_search", "brave", "speculative", 0.5, Some(0)),
+        Action::Defer
+    );
+    assert_eq!(
+        labels_given(
+            &d,
+            "web_search",
+            "api.bing.microsoft.com",
+            "committed",
+            1.0,
+            Some(0)
+        ),
+        Action::Block
+    );
+    assert_eq!(
+        labels_given(&d, "web_search", "evil.example", "committed", 1.0, Some(0)),
+        Action::Block
+    );
+    assert_eq!(
+        labels_given(&d, "send_email", "brave", "committed", 1.0, Some(0)),
+        Action::Block
+    );
+    assert_eq!(
+        labels_given(&d, "rm_rf", "brave", "committed", 1.0, Some(0)),
+        Action::Block
+    );
+    assert_eq!(
+        labels_given(&d, "web_search", "brave", "committed", 1.0, None),
+        Action::Block
+    );
+    assert_eq!(
+        labels_given(&d, "web_search", "brave", "speculative", 0.9, None),
+        Action::Defer
+    );
     // Invalid inputs fail closed.
-    assert_eq!(labels_given(&d, "web_search", "brave", "dreaming", 1.0, Some(0)), Action::Block);
-    assert_eq!(labels_given(&d, "web_search", "brave", "committed", f64::NAN, Some(0)), Action::Block);
-    assert_eq!(labels_given(&d, "web_search", "brave", "committed", 1.0, Some(99)), Action::Block);
+    assert_eq!(
+        labels_given(&d, "web_search", "brave", "dreaming", 1.0, Some(0)),
+        Action::Block
+    );
+    assert_eq!(
+        labels_given(&d, "web_search", "brave", "committed", f64::NAN, Some(0)),
+        Action::Block
+    );
+    assert_eq!(
+        labels_given(&d, "web_search", "brave", "committed", 1.0, Some(99)),
+        Action::Block
+    );
     let wrong_budgets = d.decide(&Query {
         tool: "web_search",
         destination: "brave",
         mode: "committed",
         confidence: 1.0,
-        labels: LabelsIn { args: Some(0), destination: Some(0), fields: &[] },
+        labels: LabelsIn {
+            args: Some(0),
+            destination: Some(0),
+            fields: &[],
+        },
         budgets_exhausted: &[],
     });
-    assert_eq!((wrong_budgets.action, wrong_budgets.rule_id), (Action::Block, FAIL_CLOSED_RULE_ID));
+    assert_eq!(
+        (wrong_budgets.action, wrong_budgets.rule_id),
+        (Action::Block, FAIL_CLOSED_RULE_ID)
+    );
 }
 
 #[test]
@@ -192,7 +301,10 @@ fn evaluation_fails_closed_on_an_inconsistent_table() {
     }
     let p = Point::new(&[0, 0, 0, 0, 0, 1, 0]).unwrap();
     let cell = t.evaluate(&p);
-    assert_eq!((cell.action, cell.rule_id), (Action::Block, FAIL_CLOSED_RULE_ID));
+    assert_eq!(
+        (cell.action, cell.rule_id),
+        (Action::Block, FAIL_CLOSED_RULE_ID)
+    );
     let short = Point::new(&[0]).unwrap();
     assert_eq!(table().evaluate(&short).action, Action::Block);
 }
@@ -210,7 +322,15 @@ fn every_point_of_the_domain_evaluates_like_the_pipeline() {
                         for conf in 0..2 {
                             for b in 0..2 {
                                 let p = Point::new(&[tool, dest, mode, arg, dl, conf, b]).unwrap();
-                                let e = common::Env { tool, dest, mode, arg, dest_label: dl, conf, budget_exhausted: b == 1 };
+                                let e = common::Env {
+                                    tool,
+                                    dest,
+                                    mode,
+                                    arg,
+                                    dest_label: dl,
+                                    conf,
+                                    budget_exhausted: b == 1,
+                                };
                                 let (action, rule, _) = common::pipeline(&opts, &e);
                                 let c = t.evaluate(&p);
                                 assert_eq!((c.action, c.rule_id), (action, rule), "{p:?}");
@@ -228,12 +348,16 @@ fn every_point_of_the_domain_evaluates_like_the_pipeline() {
 #[test]
 fn schema_file_is_fresh() {
     let schema = serde_json::to_string_pretty(&table::json_schema()).unwrap() + "\n";
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../book/src/table-format.schema.json");
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../book/src/table-format.schema.json");
     if std::env::var_os("STPC_BLESS").is_some() {
         std::fs::write(&path, &schema).unwrap();
     }
     let committed = std::fs::read_to_string(&path).unwrap_or_default();
-    assert!(committed == schema, "book/src/table-format.schema.json is stale; rerun with STPC_BLESS=1");
+    assert!(
+        committed == schema,
+        "book/src/table-format.schema.json is stale; rerun with STPC_BLESS=1"
+    );
 }
 
 #[test]

@@ -66,7 +66,8 @@ fn contract(cx: &mut Cx<'_>, m: usize, c: &ast::Contract) -> hir::Contract {
         }
         let v = p.default.value();
         if !(0.0..=1.0).contains(&v) {
-            cx.d.push(errors::out_of_unit("parameter", &p.default.text, p.default.loc.span()));
+            let what = format!("the default of parameter `{}`,", p.name.name);
+            cx.d.push(errors::out_of_unit(&what, &p.default.text, p.default.loc.span()));
         }
         out.params.push(hir::Param {
             name: p.name.name.clone(),

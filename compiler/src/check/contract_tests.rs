@@ -35,7 +35,7 @@ pub(crate) fn test(cx: &mut Cx<'_>, m: usize, c: &hir::Contract, t: &ast::Test) 
         if let Some(tool) = &tool {
             if tool.field(&a.name.name).is_none() {
                 let names = tool.fields.iter().map(|f| f.name.as_str());
-                let whose = format!("tool `{}`", tool.name);
+                let whose = format!("tool `{}` has no field `{}`", tool.name, a.name.name);
                 cx.d.push(errors::unknown_field(&a.name.name, &whose, a.name.loc.span(), names));
             }
         }
@@ -96,7 +96,7 @@ pub(crate) fn test(cx: &mut Cx<'_>, m: usize, c: &hir::Contract, t: &ast::Test) 
                     if let Some(tool) = &tool {
                         if tool.field(&target.name).is_none() {
                             let names = tool.fields.iter().map(|f| f.name.as_str());
-                            let whose = format!("tool `{}`", tool.name);
+                            let whose = format!("tool `{}` has no field `{}`", tool.name, target.name);
                             cx.d.push(errors::unknown_field(&target.name, &whose, target.loc.span(), names));
                         }
                     }

@@ -80,10 +80,7 @@ pub(crate) fn unknown_label<'a>(
 
 /// `E0403`: a threshold or confidence outside [0, 1].
 pub(crate) fn out_of_unit(what: &str, value: &str, span: Span) -> Diagnostic {
-    Diagnostic::new(
-        Code::E0403,
-        format!("{what} `{value}` is outside [0, 1]"),
-    )
+    Diagnostic::new(Code::E0403, format!("{what} `{value}` is outside [0, 1]"))
     .primary(span, "confidences are probabilities between 0 and 1")
     .help("use a value between 0 and 1, such as `0.7`")
 }
@@ -218,16 +215,16 @@ pub(crate) fn no_substitute(tool: &str, span: Span, detail: &str) -> Diagnostic 
 }
 
 /// `E0416`: an argument field that no relevant tool has.
-pub(crate) fn unknown_field<'a>(field: &str, whose: &str, span: Span, candidates: impl IntoIterator<Item = &'a str>) -> Diagnostic {
+pub(crate) fn unknown_field<'a>(field: &str, why: &str, span: Span, candidates: impl IntoIterator<Item = &'a str>) -> Diagnostic {
     Diagnostic::new(Code::E0416, format!("unknown argument field `{field}`"))
-        .primary(span, format!("{whose} has no field `{field}`"))
+        .primary(span, why.to_string())
         .maybe_help(suggest::did_you_mean(field, candidates))
 }
 
 /// `E0417`: a comparison that does not fit its subject.
 pub(crate) fn bad_comparison(what: &str, span: Span, help: &str) -> Diagnostic {
     Diagnostic::new(Code::E0417, format!("invalid comparison: {what}"))
-        .primary(span, what.to_string())
+        .primary(span, "this comparison")
         .help(help.to_string())
 }
 
@@ -273,7 +270,7 @@ pub(crate) fn labeler_rule(labeler: &str, rule: &str, subject: &str, span: Span)
         Code::E0422,
         format!("`{rule}` rules cannot label the {subject} in labeler `{labeler}`"),
     )
-    .primary(span, format!("a `{rule}` rule in a `for {subject}` labeler"))
+    .primary(span, format!("`{rule}` rule in a `for {subject}` labeler"))
     .help("entity rules label arguments; host, url and collection rules label destinations")
 }
 

@@ -251,7 +251,8 @@ fn args(cx: &mut Cx<'_>, env: &Env<'_>, field: Option<&ast::Ident>, c: &ast::Com
             let mut names: Vec<&str> = tools.iter().flat_map(|t| t.fields.iter().map(|f| f.name.as_str())).collect();
             names.sort_unstable();
             names.dedup();
-            cx.d.push(errors::unknown_field(&f.name, "no allowed tool", f.loc.span(), names));
+            let why = format!("no allowed tool has a field `{}`", f.name);
+            cx.d.push(errors::unknown_field(&f.name, &why, f.loc.span(), names));
         }
         hir::FieldRef { name: f.name.clone() }
     });

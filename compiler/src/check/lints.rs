@@ -4,6 +4,7 @@
 //! Unused declarations are reported only in files that declare a contract
 //! and that no other file imports: there is no `pub`, so a vocabulary module
 //! (the `std` library, a shared tools file) exports everything it declares.
+//! A duplicate declaration (already `E0202`) is not also reported unused.
 //!
 //! Rule shadowing is a sound but incomplete subsumption check: rule `j` is
 //! reported when an earlier rule `i` is unguarded, or when every conjunct of
@@ -14,11 +15,17 @@
 
 use super::{errors, Cx};
 use crate::hir::{Guard, Rule};
-use crate::resolve::Kind;
+use crate::resolve::{Binding, Kind};
 use std::collections::HashSet;
 
 pub(crate) fn check(cx: &mut Cx<'_>) {
     unused(cx);
+    // Recovery nodes (an unresolved atom becomes `false`) would make the
+    // pipeline lints report rules and budgets that are fine once the errors
+    // are fixed, so they only run on an error-free program.
+    if cx.d.has_errors() {
+        return;
+    }
     let mut diags = Vec::new();
     for c in &cx.p.contracts {
         if !user_span(cx, c.span) {
@@ -112,6 +119,10 @@ fn unused(cx: &mut Cx<'_>) {
         .collect();
     for (i, d) in cx.r.decls.iter().enumerate() {
         if !checked.contains(&d.module) || cx.r.is_used(i) {
+            continue;
+        }
+        let bound = cx.r.modules.get(d.module).and_then(|m| m.scope.get(&d.name));
+        if bound != Some(&Binding::Decl(i)) {
             continue;
         }
         let skip = match d.kind {

@@ -16,6 +16,7 @@ pub(crate) fn check(cx: &mut Cx<'_>) {
 
 fn lattices(cx: &mut Cx<'_>) {
     let decls: Vec<_> = cx.r.of_kind(Kind::Lattice).collect();
+    let mut claims: Vec<(LatticeId, bool)> = Vec::new();
     for decl in decls {
         let Some(ast::Item::Lattice(l)) = cx.r.item(decl) else {
             cx.d.push(Diagnostic::internal(decl.span, "a lattice declaration is not a lattice"));
@@ -62,21 +63,9 @@ fn lattices(cx: &mut Cx<'_>) {
             ast::Subject::Args => hir::Subject::Args,
             ast::Subject::Destination => hir::Subject::Destination,
         });
-        if let Some(role) = role {
-            let (slot, word) = match role {
-                hir::Subject::Args => (cx.p.arg_lattice, "args"),
-                hir::Subject::Destination => (cx.p.dest_lattice, "destination"),
-            };
-            match slot.and_then(|s| cx.p.lattice(s)) {
-                Some(first) => {
-                    let d = errors::second_role_lattice(word, &l.name.name, span, &first.name, first.span);
-                    cx.d.push(d);
-                }
-                None => match role {
-                    hir::Subject::Args => cx.p.arg_lattice = Some(id),
-                    hir::Subject::Destination => cx.p.dest_lattice = Some(id),
-                },
-            }
+        if role.is_some() {
+            let is_std = cx.r.modules.get(decl.module).is_some_and(|m| m.is_std);
+            claims.push((id, is_std));
         }
         let at = |i: Option<usize>| i.and_then(|i| labels.get(i).copied());
         let lattice = match tables {
@@ -107,6 +96,33 @@ fn lattices(cx: &mut Cx<'_>) {
         };
         cx.p.lattices.push(lattice);
     }
+    assign_roles(cx, &claims);
+}
+
+/// Gives each role to one lattice: the standard library's when it declares
+/// one (so a conflict is reported in the user's file), else the first.
+fn assign_roles(cx: &mut Cx<'_>, claims: &[(LatticeId, bool)]) {
+    for (role, word) in [(hir::Subject::Args, "args"), (hir::Subject::Destination, "destination")] {
+        let mine: Vec<(LatticeId, bool)> = claims
+            .iter()
+            .copied()
+            .filter(|(id, _)| cx.p.lattice(*id).is_some_and(|l| l.role == Some(role)))
+            .collect();
+        let Some((chosen, _)) = mine.iter().find(|(_, s)| *s).or_else(|| mine.first()).copied() else {
+            continue;
+        };
+        match role {
+            hir::Subject::Args => cx.p.arg_lattice = Some(chosen),
+            hir::Subject::Destination => cx.p.dest_lattice = Some(chosen),
+        }
+        let Some(first) = cx.p.lattice(chosen).cloned() else { continue };
+        for (other, _) in mine.iter().filter(|(id, _)| *id != chosen) {
+            if let Some(l) = cx.p.lattice(*other) {
+                let d = errors::second_role_lattice(word, &l.name, l.span, &first.name, first.span);
+                cx.d.push(d);
+            }
+        }
+    }
 }
 
 fn lattice_error(name: &str, e: &lattice::LatticeError, span: Span, word: &dyn Fn(usize) -> String) -> Diagnostic {
@@ -119,8 +135,9 @@ fn lattice_error(name: &str, e: &lattice::LatticeError, span: Span, word: &dyn F
             }
         }
         lattice::Why::Ambiguous(x, y) => format!(
-            "have two {} common bounds, `{}` and `{}`",
-            if up { "minimal upper" } else { "maximal lower" },
+            "have two {} common {} bounds, `{}` and `{}`",
+            if up { "minimal" } else { "maximal" },
+            if up { "upper" } else { "lower" },
             word(*x),
             word(*y)
         ),

@@ -30,11 +30,9 @@ pub(crate) fn run(global: &Global, args: CheckArgs) -> Outcome {
             }
         }
     }
-    for id in readable {
-        if let Some(file) = map.get(id) {
-            let _ = stpc_compiler::syntax::parse(id, file.text(), &mut diagnostics);
-        }
-    }
+    // Imports relative to a file are read from disk; `std` is embedded.
+    let mut loader = |path: &str| std::fs::read_to_string(path).ok();
+    let _program = stpc_compiler::check(&mut map, &readable, &mut loader, &mut diagnostics);
     if !args.deny.is_empty() {
         diagnostics.deny_warnings();
     }

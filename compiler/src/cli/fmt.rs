@@ -50,11 +50,17 @@ pub(crate) fn run(global: &Global, args: FmtArgs) -> Outcome {
                 continue;
             }
         };
-        let text = map.get(id).map(|f| f.text().to_string()).unwrap_or_default();
+        let text = map
+            .get(id)
+            .map(|f| f.text().to_string())
+            .unwrap_or_default();
         let Some(formatted) = stpc_compiler::format(id, &text, &mut diagnostics) else {
             continue;
         };
-        let name = map.get(id).map(|f| f.name().to_string()).unwrap_or_default();
+        let name = map
+            .get(id)
+            .map(|f| f.name().to_string())
+            .unwrap_or_default();
         if formatted == text {
             if path == "-" && !args.check {
                 wrote_stdout = true;
@@ -117,7 +123,8 @@ fn expand(path: &str, files: &mut Vec<String>) -> Result<(), String> {
         return Ok(());
     }
     let mut found = Vec::new();
-    walk(Path::new(path), &mut found).map_err(|e| format!("cannot read directory `{path}`: {e}"))?;
+    walk(Path::new(path), &mut found)
+        .map_err(|e| format!("cannot read directory `{path}`: {e}"))?;
     found.sort();
     files.extend(found.into_iter().map(|p| p.to_string_lossy().into_owned()));
     Ok(())

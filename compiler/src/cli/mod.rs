@@ -1,6 +1,7 @@
 //! Subcommands, one file each: a clap `…Args` struct and a `run` function.
 
 pub(crate) mod check;
+pub(crate) mod compile;
 pub(crate) mod completions;
 pub(crate) mod explain;
 pub(crate) mod fmt;
@@ -59,6 +60,8 @@ pub(crate) enum ColorChoice {
 pub(crate) enum Command {
     /// Parse and check contracts; report every problem found.
     Check(check::CheckArgs),
+    /// Check, lower and verify a contract; write its decision table.
+    Compile(compile::CompileArgs),
     /// Print the long explanation of a diagnostic code.
     Explain(explain::ExplainArgs),
     /// Rewrite contracts in the canonical layout, keeping comments.
@@ -94,6 +97,7 @@ impl From<Outcome> for std::process::ExitCode {
 pub(crate) fn run(cli: Cli) -> Outcome {
     match cli.command {
         Command::Check(args) => check::run(&cli.global, args),
+        Command::Compile(args) => compile::run(&cli.global, args),
         Command::Explain(args) => explain::run(&cli.global, args),
         Command::Fmt(args) => fmt::run(&cli.global, args),
         Command::Completions(args) => completions::run(args),

@@ -32,8 +32,15 @@ pub(crate) fn render() -> String {
     let mut root = Cli::command().term_width(WIDTH).max_term_width(WIDTH);
     root.build();
     section(&mut out, "stpc", &mut root.clone());
-    for sub in root.get_subcommands().filter(|s| !s.is_hide_set() && s.get_name() != "help") {
-        section(&mut out, &format!("stpc {}", sub.get_name()), &mut sub.clone());
+    for sub in root
+        .get_subcommands()
+        .filter(|s| !s.is_hide_set() && s.get_name() != "help")
+    {
+        section(
+            &mut out,
+            &format!("stpc {}", sub.get_name()),
+            &mut sub.clone(),
+        );
     }
     out
 }
@@ -41,5 +48,9 @@ pub(crate) fn render() -> String {
 fn section(out: &mut String, title: &str, command: &mut clap::Command) {
     let help = command.render_long_help().to_string();
     let help: Vec<&str> = help.lines().map(str::trim_end).collect();
-    let _ = write!(out, "\n## `{title}`\n\n```text\n{}\n```\n", help.join("\n").trim_end());
+    let _ = write!(
+        out,
+        "\n## `{title}`\n\n```text\n{}\n```\n",
+        help.join("\n").trim_end()
+    );
 }

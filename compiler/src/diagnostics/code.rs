@@ -157,6 +157,26 @@ codes! {
     E0422 = (Error, "labeler rule does not fit its subject"),
     /// A test event clause that does not fit.
     E0423 = (Error, "invalid test event"),
+    // ---- E05xx: lowering
+    /// The contract's domain does not fit the table format.
+    E0501 = (Error, "domain too large for a table"),
+    /// A labeler without a fallback, or no labeler for a subject.
+    E0502 = (Error, "no labeler fallback"),
+    /// The program lacks a vocabulary every table needs.
+    E0503 = (Error, "missing table vocabulary"),
+    /// No contract, an unknown one, or several and none chosen.
+    E0504 = (Error, "no contract to compile"),
+    /// A `--param` override that is not a parameter or is out of range.
+    E0505 = (Error, "invalid parameter override"),
+    // ---- E06xx: verification
+    /// A cell lets a forbidden label reach an observer (Theorem 1).
+    E0601 = (Error, "forbidden label reaches an observer"),
+    /// A SHADOW cell's substitute is seen by an observer it must not reach.
+    E0602 = (Error, "shadow substitute leaks"),
+    /// A missing label, unknown tool or unknown destination can disclose.
+    E0603 = (Error, "pipeline is not fail-closed"),
+    /// The decision table is not total or not deterministic.
+    E0604 = (Error, "decision table is not total"),
     // ---- W0xxx: warnings
     /// A declaration nothing uses.
     W0001 = (Warning, "unused declaration"),
@@ -166,6 +186,12 @@ codes! {
     W0003 = (Warning, "threshold can never trigger"),
     /// A budget that no rule reads.
     W0004 = (Warning, "budget never read"),
+    /// Raising a label yields a more disclosing action.
+    W0601 = (Warning, "decision is not monotone in labels"),
+    /// A rule that decides no point of the domain.
+    W0602 = (Warning, "rule decides no event"),
+    /// A destination with several addresses keeps only the first.
+    W0603 = (Warning, "destination address dropped"),
     // ---- E09xx: internal
     /// A bug in stpc: a state the compiler believed impossible.
     E0900 = (Error, "internal compiler error"),

@@ -16,7 +16,9 @@ use crate::source::SourceMap;
 
 /// Escapes a message (the part after `::`).
 pub fn escape_data(text: &str) -> String {
-    text.replace('%', "%25").replace('\r', "%0D").replace('\n', "%0A")
+    text.replace('%', "%25")
+        .replace('\r', "%0D")
+        .replace('\n', "%0A")
 }
 
 /// Escapes a property value (`file=…`, `title=…`).
@@ -67,7 +69,11 @@ pub fn line(map: &SourceMap, d: &Diagnostic) -> String {
         }
         if let Some(file) = map.get(label.span.file) {
             let (l, c) = file.line_col(label.span.start as usize);
-            message.push_str(&format!("\nnote: {} ({}:{l}:{c})", label.message, file.name()));
+            message.push_str(&format!(
+                "\nnote: {} ({}:{l}:{c})",
+                label.message,
+                file.name()
+            ));
         }
     }
     for note in &d.notes {
@@ -120,6 +126,9 @@ mod tests {
 
     #[test]
     fn a_failure_has_no_location() {
-        assert_eq!(failure("cannot read `a`\n"), "::error title=stpc::cannot read `a`%0A\n");
+        assert_eq!(
+            failure("cannot read `a`\n"),
+            "::error title=stpc::cannot read `a`%0A\n"
+        );
     }
 }

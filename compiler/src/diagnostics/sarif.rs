@@ -85,8 +85,13 @@ pub fn log(map: &SourceMap, diagnostics: &[Diagnostic], options: &SarifOptions<'
 }
 
 /// The log as pretty-printed JSON with a final newline.
-pub fn log_string(map: &SourceMap, diagnostics: &[Diagnostic], options: &SarifOptions<'_>) -> String {
-    let mut text = serde_json::to_string_pretty(&log(map, diagnostics, options)).unwrap_or_default();
+pub fn log_string(
+    map: &SourceMap,
+    diagnostics: &[Diagnostic],
+    options: &SarifOptions<'_>,
+) -> String {
+    let mut text =
+        serde_json::to_string_pretty(&log(map, diagnostics, options)).unwrap_or_default();
     text.push('\n');
     text
 }
@@ -194,7 +199,11 @@ fn result(d: &Diagnostic, rule_index: usize, map: &SourceMap, options: &SarifOpt
 }
 
 /// A location object holding `physicalLocation`, or `None` for an unknown file.
-fn physical_location(span: Span, map: &SourceMap, options: &SarifOptions<'_>) -> Option<Map<String, Value>> {
+fn physical_location(
+    span: Span,
+    map: &SourceMap,
+    options: &SarifOptions<'_>,
+) -> Option<Map<String, Value>> {
     let file = map.get(span.file)?;
     let (start_line, start_column) = file.line_col(span.start as usize);
     let (end_line, end_column) = file.line_col(span.end as usize);
@@ -263,7 +272,10 @@ mod tests {
         assert_eq!(artifact_uri("./a b/c.stpc", None), "a%20b/c.stpc");
         assert_eq!(artifact_uri("/w/repo/x.stpc", Some("/w/repo")), "x.stpc");
         assert_eq!(artifact_uri("/w/repo/x.stpc", Some("/w/repo/")), "x.stpc");
-        assert_eq!(artifact_uri("/elsewhere/x.stpc", Some("/w/repo")), "file:///elsewhere/x.stpc");
+        assert_eq!(
+            artifact_uri("/elsewhere/x.stpc", Some("/w/repo")),
+            "file:///elsewhere/x.stpc"
+        );
         assert_eq!(artifact_uri("dir\\x.stpc", None), "dir/x.stpc");
         assert_eq!(artifact_uri("<stdin>", None), "%3Cstdin%3E");
     }
@@ -294,10 +306,22 @@ mod tests {
         let result = &run["results"][0];
         assert_eq!(result["ruleId"], "E0102");
         assert_eq!(result["level"], "error");
-        assert_eq!(result["message"]["text"], "expected `;` after `x`\nhelp: add `;`");
+        assert_eq!(
+            result["message"]["text"],
+            "expected `;` after `x`\nhelp: add `;`"
+        );
         let region = &result["locations"][0]["physicalLocation"]["region"];
-        assert_eq!((region["startLine"].as_u64(), region["startColumn"].as_u64()), (Some(2), Some(11)));
-        assert_eq!((region["endLine"].as_u64(), region["endColumn"].as_u64()), (Some(2), Some(12)));
-        assert_eq!(result["relatedLocations"][0]["message"]["text"], "in this contract");
+        assert_eq!(
+            (region["startLine"].as_u64(), region["startColumn"].as_u64()),
+            (Some(2), Some(11))
+        );
+        assert_eq!(
+            (region["endLine"].as_u64(), region["endColumn"].as_u64()),
+            (Some(2), Some(12))
+        );
+        assert_eq!(
+            result["relatedLocations"][0]["message"]["text"],
+            "in this contract"
+        );
     }
 }

@@ -164,7 +164,11 @@ impl<'t> Slots<'t> {
             Item::Tool(t) => {
                 let mut at = self.open(t.loc, end(t.name.loc))?;
                 for s in &t.stmts {
-                    let terminator = if matches!(s, ToolStmt::Args(_)) { b'}' } else { b';' };
+                    let terminator = if matches!(s, ToolStmt::Args(_)) {
+                        b'}'
+                    } else {
+                        b';'
+                    };
                     at = self.until(t.loc, at, terminator)?;
                 }
                 self.close(t.loc);
@@ -276,7 +280,10 @@ impl<'t> Slots<'t> {
             .ok_or_else(|| {
                 self.error(
                     within,
-                    &format!("no `{}` where the parsed tree says there is one", char::from(byte)),
+                    &format!(
+                        "no `{}` where the parsed tree says there is one",
+                        char::from(byte)
+                    ),
                 )
             })
     }

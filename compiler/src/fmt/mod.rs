@@ -55,7 +55,10 @@ pub fn format(file: FileId, text: &str, diagnostics: &mut Diagnostics) -> Option
     let lines = match layout::lines(&ast, text) {
         Ok(lines) => lines,
         Err(e) => {
-            diagnostics.push(Diagnostic::internal(e.span, format!("cannot format: {}", e.what)));
+            diagnostics.push(Diagnostic::internal(
+                e.span,
+                format!("cannot format: {}", e.what),
+            ));
             return None;
         }
     };
@@ -79,13 +82,17 @@ fn verify(
     let at_start = Span::new(file, 0, 0);
     let mut scratch = Diagnostics::new();
     let Some(after) = syntax::parse(file, output, &mut scratch) else {
-        return Err(Diagnostic::internal(at_start, "the formatted text does not parse")
-            .note("the file was left unchanged"));
+        return Err(
+            Diagnostic::internal(at_start, "the formatted text does not parse")
+                .note("the file was left unchanged"),
+        );
     };
     if &after != before {
         let span = first_difference(before, &after).unwrap_or(at_start);
-        return Err(Diagnostic::internal(span, "formatting would change this declaration")
-            .note("the file was left unchanged"));
+        return Err(
+            Diagnostic::internal(span, "formatting would change this declaration")
+                .note("the file was left unchanged"),
+        );
     }
     let mut expected: Vec<&str> = comments.iter().map(|c| c.text.as_str()).collect();
     let found_comments = trivia::comments(file, output);
@@ -97,8 +104,10 @@ fn verify(
             .iter()
             .find(|c| !found.contains(&c.text.as_str()))
             .map_or(at_start, |c| c.span);
-        return Err(Diagnostic::internal(lost, "formatting would lose or duplicate a comment")
-            .note("the file was left unchanged"));
+        return Err(
+            Diagnostic::internal(lost, "formatting would lose or duplicate a comment")
+                .note("the file was left unchanged"),
+        );
     }
     Ok(())
 }

@@ -71,7 +71,9 @@ pub(crate) fn newlines_before(text: &str, pos: usize) -> usize {
     if trimmed.is_empty() {
         return 0;
     }
-    before.get(trimmed.len()..).map_or(0, |gap| gap.matches('\n').count())
+    before
+        .get(trimmed.len()..)
+        .map_or(0, |gap| gap.matches('\n').count())
 }
 
 /// How many line breaks separate `pos` from the next non-blank byte

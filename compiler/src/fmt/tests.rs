@@ -148,7 +148,10 @@ fn a_file_of_comments_only_keeps_them() {
 #[test]
 fn strings_that_look_like_comments_are_not_comments() {
     let src = "destination d { host \"a//b;{\"; label x; }\n";
-    assert_eq!(fmt(src), "destination d {\n    host \"a//b;{\";\n    label x;\n}\n");
+    assert_eq!(
+        fmt(src),
+        "destination d {\n    host \"a//b;{\";\n    label x;\n}\n"
+    );
 }
 
 #[test]
@@ -157,4 +160,27 @@ fn syntax_errors_are_reported_and_nothing_is_returned() {
     assert!(format(FileId(0), "contract c { tools a }", &mut d).is_none());
     assert!(d.has_errors());
     assert!(!d.codes().contains(&Code::E0900));
+}
+
+#[test]
+fn crlf_input_formats_to_lf() {
+    let src = "// head\r\ncontract c {\r\n    tools a; // why\r\n}\r\n";
+    assert_eq!(fmt(src), "// head\ncontract c {\n    tools a; // why\n}\n");
+}
+
+#[test]
+fn the_safety_net_refuses_a_changed_ast_or_a_lost_comment() {
+    let src = "contract c {\n    tools a; // why\n}\n";
+    let mut d = Diagnostics::new();
+    let ast = parse(FileId(0), src, &mut d).unwrap();
+    let comments = crate::syntax::trivia::comments(FileId(0), src);
+    assert!(super::verify(FileId(0), &ast, &comments, src).is_ok());
+    let changed = super::verify(FileId(0), &ast, &comments, "contract c {\n    tools b; // why\n}\n");
+    assert_eq!(changed.unwrap_err().code, Code::E0900);
+    let lost = super::verify(FileId(0), &ast, &comments, "contract c {\n    tools a;\n}\n");
+    let lost = lost.unwrap_err();
+    assert_eq!(lost.code, Code::E0900);
+    assert!(lost.message.contains("comment"));
+    let broken = super::verify(FileId(0), &ast, &comments, "contract c {");
+    assert_eq!(broken.unwrap_err().code, Code::E0900);
 }

@@ -101,14 +101,6 @@ impl Loading<'_> {
         }
     }
 
-    fn module_name(file: &str, segments: &[&str]) -> String {
-        if file.starts_with(stdlib::PREFIX) {
-            segments.join("::")
-        } else {
-            file.to_string()
-        }
-    }
-
     /// The index of the module in `file`, loading and parsing it if needed.
     fn find_or_load(&mut self, file: &str, segments: &[&str], diagnostics: &mut Diagnostics) -> Option<usize> {
         if let Some(i) = self.by_file.get(file) {
@@ -124,13 +116,14 @@ impl Loading<'_> {
         }?;
         let id = self.map.add(file, text.clone());
         let ast = syntax::parse(id, &text, diagnostics).unwrap_or_default();
-        Some(self.add(id, Self::module_name(file, segments), file, ast))
+        Some(self.add(id, file.to_string(), segments.join("::"), file, ast))
     }
 
-    fn add(&mut self, file: FileId, name: String, key: &str, ast: ast::File) -> usize {
+    fn add(&mut self, file: FileId, name: String, path: String, key: &str, ast: ast::File) -> usize {
         let index = self.modules.len();
         self.modules.push(Module {
             file,
+            path,
             is_std: key.starts_with(stdlib::PREFIX),
             imported: false,
             name,
@@ -259,7 +252,7 @@ pub(crate) fn load(
             .map(|f| f.name().to_string())
             .unwrap_or_default();
         let key = normalise(&name);
-        root_ids.push(loading.add(file, name, &key, ast));
+        root_ids.push(loading.add(file, name.clone(), name, &key, ast));
     }
     for r in root_ids {
         if !loading.visited.get(r).copied().unwrap_or(true) {

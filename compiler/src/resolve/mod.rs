@@ -103,8 +103,11 @@ impl Kind {
 pub struct Module {
     /// Its file in the source map.
     pub file: FileId,
-    /// Its path as users write it (`std::labels`), or its file name for roots.
+    /// Its file name (`<std>/labels.stpc` for the standard library).
     pub name: String,
+    /// Its path as first imported (`std::labels`, `modules::health`), or
+    /// its file name for roots.
+    pub path: String,
     /// Whether it comes from the embedded standard library.
     pub is_std: bool,
     /// Whether another module imports it.
@@ -219,7 +222,7 @@ impl Resolved {
                     self.decls
                         .get(d)
                         .and_then(|d| self.modules.get(d.module))
-                        .map_or(String::new(), |m| m.name.clone())
+                        .map_or(String::new(), |m| m.path.clone())
                 };
                 let (sa, sb) = (
                     self.decls.get(*a).map(|d| d.span).unwrap_or_default(),

@@ -59,7 +59,7 @@ pub(crate) fn build(resolved: &mut Resolved, imports: &[Vec<Import>], diagnostic
         let list: &[Import] = imports.get(m).map_or(&[], Vec::as_slice);
         for import in list {
             let Some(items) = &import.items else { continue };
-            let target = resolved.modules.get(import.module).map(|t| t.name.clone()).unwrap_or_default();
+            let target = resolved.modules.get(import.module).map(|t| t.path.clone()).unwrap_or_default();
             for item in items {
                 let found = resolved
                     .decls

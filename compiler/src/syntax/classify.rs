@@ -100,7 +100,11 @@ fn is_token_rule(rule: Rule) -> bool {
 }
 
 /// The expected items at the error, merged and simplified.
-fn expected(error: &pest::error::Error<Rule>, rule_level: bool, token_level: bool) -> Vec<Expected> {
+fn expected(
+    error: &pest::error::Error<Rule>,
+    rule_level: bool,
+    token_level: bool,
+) -> Vec<Expected> {
     let mut out: Vec<Expected> = Vec::new();
     if rule_level {
         if let pest::error::ErrorVariant::ParsingError { positives, .. } = &error.variant {
@@ -143,12 +147,25 @@ fn simplify(mut items: Vec<Expected>) -> Vec<Expected> {
     // Anything that can start a guard is "a condition".
     let is_condition_part =
         |c: &str| c == "a comparison" || c == CONDITION || c.starts_with("a subject");
-    let condition = items.iter().any(|e| matches!(e, Expected::Class(c) if is_condition_part(c)))
-        || items.contains(&Expected::Keyword("not".into())) && items.contains(&Expected::Punct("(".into()));
+    let condition = items
+        .iter()
+        .any(|e| matches!(e, Expected::Class(c) if is_condition_part(c)))
+        || items.contains(&Expected::Keyword("not".into()))
+            && items.contains(&Expected::Punct("(".into()));
     if condition {
         let starts = [
-            "not", "true", "false", "tool", "destination", "budget", "labels", "substitute", "mode",
-            "effect", "confidence", "args",
+            "not",
+            "true",
+            "false",
+            "tool",
+            "destination",
+            "budget",
+            "labels",
+            "substitute",
+            "mode",
+            "effect",
+            "confidence",
+            "args",
         ];
         items.retain(|e| match e {
             Expected::Keyword(k) => !starts.contains(&k.as_str()),
@@ -295,7 +312,10 @@ pub(super) fn classify(cx: &Context<'_>, error: &pest::error::Error<Rule>) -> Di
             }
         }
     } else {
-        (cx.token_at(rule_pos), expected(error, true, far == rule_pos))
+        (
+            cx.token_at(rule_pos),
+            expected(error, true, far == rule_pos),
+        )
     };
     let list: Vec<String> = items.iter().map(Expected::render).collect();
     let expects = |e: &Expected| items.contains(e);
@@ -342,8 +362,10 @@ pub(super) fn classify(cx: &Context<'_>, error: &pest::error::Error<Rule>) -> Di
     let must_pass = next.map_or(usize::MAX, |n| n.end);
 
     // `when` / `unless` followed by no condition.
-    if matches!(prev_word, "when" | "unless") && matches!(word, ";" | "}") {
-        return errors::missing_condition(here_span, prev_word);
+    if let Some(p) =
+        prev.filter(|_| matches!(prev_word, "when" | "unless") && matches!(word, ";" | "}"))
+    {
+        return errors::missing_condition(Span::new(cx.file, p.end, p.end), prev_word);
     }
     if is_word(word) && RESERVED.contains(&word) && expects_class(NAME) {
         return errors::reserved_word(here_span, word);
@@ -383,13 +405,36 @@ pub(super) fn classify(cx: &Context<'_>, error: &pest::error::Error<Rule>) -> Di
                 Expected::Keyword(k) => Some(k.as_str()),
                 _ => None,
             })
-            .chain(at_item_start.then_some(ITEM_KEYWORDS).into_iter().flatten().copied())
-            .chain(in_contract.then_some(CONTRACT_KEYWORDS).into_iter().flatten().copied())
+            .chain(
+                at_item_start
+                    .then_some(ITEM_KEYWORDS)
+                    .into_iter()
+                    .flatten()
+                    .copied(),
+            )
+            .chain(
+                in_contract
+                    .then_some(CONTRACT_KEYWORDS)
+                    .into_iter()
+                    .flatten()
+                    .copied(),
+            )
             .collect();
         // Only keywords that are single words can be misspelled as one.
         let single = keywords.iter().copied().filter(|k| !k.contains(' '));
         if let Some(best) = suggest::best_match(word, single) {
-            return errors::unknown_keyword(here_span, word, format!("did you mean `{best}`?"), &list);
+            let declaration = ["a declaration".to_string()];
+            let expected = if at_item_start {
+                &declaration[..]
+            } else {
+                &list[..]
+            };
+            return errors::unknown_keyword(
+                here_span,
+                word,
+                format!("did you mean `{best}`?"),
+                expected,
+            );
         }
         if at_item_start {
             let all: Vec<String> = ITEM_KEYWORDS.iter().map(|k| format!("`{k}`")).collect();
@@ -411,7 +456,12 @@ pub(super) fn classify(cx: &Context<'_>, error: &pest::error::Error<Rule>) -> Di
             return errors::missing_comma(cx.span(p), &found);
         }
     }
-    errors::unexpected(here_span, &found, &list, repair_help(cx, here, prev, next, &items))
+    errors::unexpected(
+        here_span,
+        &found,
+        &list,
+        repair_help(cx, here, prev, next, &items),
+    )
 }
 
 /// A help line from the first small repair that works: insert an expected
@@ -452,7 +502,11 @@ fn repair_help(
         }
     }
     for t in &candidates {
-        let insert = if is_word(t) { format!("{t} ") } else { (*t).to_string() };
+        let insert = if is_word(t) {
+            format!("{t} ")
+        } else {
+            (*t).to_string()
+        };
         if cx.repairs((here.start, here.start), &insert, must_pass) {
             return Some(match prev {
                 Some(p) => format!("add `{t}` after {}", describe(cx.word(p))),

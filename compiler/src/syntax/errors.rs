@@ -11,7 +11,12 @@ fn closer_of(open: char) -> char {
     }
 }
 
-pub(crate) fn unexpected(span: Span, found: &str, expected: &[String], help: Option<String>) -> Diagnostic {
+pub(crate) fn unexpected(
+    span: Span,
+    found: &str,
+    expected: &[String],
+    help: Option<String>,
+) -> Diagnostic {
     let list = join_or(expected);
     // A long list is in the message already; the label stays short.
     let label = if expected.len() <= 3 {
@@ -34,7 +39,10 @@ pub(crate) fn join_or(items: &[String]) -> String {
 }
 
 pub(crate) fn missing_semicolon(after: Span, found: &str) -> Diagnostic {
-    let at = Span { start: after.end, ..after };
+    let at = Span {
+        start: after.end,
+        ..after
+    };
     Diagnostic::new(Code::E0102, format!("missing `;` before {found}"))
         .primary(at, "expected `;` here")
         .help("end the statement with `;`")
@@ -51,12 +59,32 @@ pub(crate) fn unclosed_delimiter(
         .primary(open_span, "unclosed delimiter");
     match item_inside {
         Some((at, keyword)) => d
-            .secondary(at, format!("`{keyword}` starts a new declaration inside the open block"))
-            .help(format!("add `{close}` before this `{keyword}`, where the block should end")),
+            .secondary(
+                at,
+                format!("`{keyword}` starts a new declaration inside the open block"),
+            )
+            .help(format!(
+                "add `{close}` before this `{keyword}`, where the block should end"
+            )),
         None => d
             .secondary(eof, format!("the file ends here, expected `{close}`"))
             .help(format!("add `{close}` where the block should end")),
     }
+}
+
+pub(crate) fn unclosed_before_semicolon(
+    open_span: Span,
+    open: char,
+    semicolon: Span,
+) -> Diagnostic {
+    let close = closer_of(open);
+    Diagnostic::new(Code::E0103, format!("this `{open}` is never closed"))
+        .primary(open_span, "unclosed delimiter")
+        .secondary(
+            semicolon,
+            format!("the statement ends here, expected `{close}` before it"),
+        )
+        .help(format!("add `{close}` before the `;`"))
 }
 
 pub(crate) fn unterminated_string(span: Span) -> Diagnostic {
@@ -65,7 +93,12 @@ pub(crate) fn unterminated_string(span: Span) -> Diagnostic {
         .help("add a closing `\"` before the end of the line")
 }
 
-pub(crate) fn unknown_keyword(span: Span, word: &str, help: String, expected: &[String]) -> Diagnostic {
+pub(crate) fn unknown_keyword(
+    span: Span,
+    word: &str,
+    help: String,
+    expected: &[String],
+) -> Diagnostic {
     let d = Diagnostic::new(Code::E0105, format!("unknown keyword `{word}`"));
     if expected.len() <= 3 {
         d.primary(span, format!("expected {}", join_or(expected)))
@@ -105,7 +138,9 @@ pub(crate) fn invalid_number(span: Span, text: &str) -> Diagnostic {
 pub(crate) fn unmatched_close(span: Span, close: char) -> Diagnostic {
     Diagnostic::new(Code::E0109, format!("unmatched `{close}`"))
         .primary(span, "no block is open here")
-        .help(format!("remove this `{close}` or add the opening delimiter it closes"))
+        .help(format!(
+            "remove this `{close}` or add the opening delimiter it closes"
+        ))
 }
 
 pub(crate) fn unknown_characters(span: Span, chars: &str) -> Diagnostic {
@@ -120,9 +155,15 @@ pub(crate) fn unknown_characters(span: Span, chars: &str) -> Diagnostic {
         })
         .collect();
     let (message, label) = if chars.chars().count() == 1 {
-        (format!("unknown character `{shown}`"), "not part of the language")
+        (
+            format!("unknown character `{shown}`"),
+            "not part of the language",
+        )
     } else {
-        (format!("unknown characters `{shown}`"), "not part of the language")
+        (
+            format!("unknown characters `{shown}`"),
+            "not part of the language",
+        )
     };
     let help = match chars {
         "&&" | "&" => "write `and` to combine conditions".to_string(),
@@ -130,7 +171,8 @@ pub(crate) fn unknown_characters(span: Span, chars: &str) -> Diagnostic {
         _ if chars.chars().any(|c| c.is_alphabetic()) => {
             "names use ASCII letters, digits and `_`; put other text in a string".to_string()
         }
-        _ => "remove it; names use ASCII letters, digits and `_`, and other text goes in a string".to_string(),
+        _ => "remove it; names use ASCII letters, digits and `_`, and other text goes in a string"
+            .to_string(),
     };
     Diagnostic::new(Code::E0110, message)
         .primary(span, label)
@@ -172,7 +214,10 @@ pub(crate) fn unterminated_comment(span: Span) -> Diagnostic {
 }
 
 pub(crate) fn missing_comma(before: Span, found: &str) -> Diagnostic {
-    let at = Span { start: before.end, ..before };
+    let at = Span {
+        start: before.end,
+        ..before
+    };
     Diagnostic::new(Code::E0114, format!("missing `,` before {found}"))
         .primary(at, "expected `,` here")
         .help("separate list items with `,`")
@@ -186,22 +231,37 @@ pub(crate) fn unknown_action(span: Span, word: &str, suggestion: Option<String>)
         }))
 }
 
-pub(crate) fn mismatched_delimiter(span: Span, close: char, open_span: Span, open: char) -> Diagnostic {
+pub(crate) fn mismatched_delimiter(
+    span: Span,
+    close: char,
+    open_span: Span,
+    open: char,
+) -> Diagnostic {
     Diagnostic::new(Code::E0116, format!("`{open}` closed by `{close}`"))
         .primary(span, format!("expected `{}`", closer_of(open)))
         .secondary(open_span, "opened here")
         .help(format!("replace `{close}` with `{}`", closer_of(open)))
 }
 
-pub(crate) fn missing_inner_closer(span: Span, close: char, open_span: Span, open: char) -> Diagnostic {
-    Diagnostic::new(Code::E0116, format!("`{open}` is not closed before `{close}`"))
-        .primary(span, format!("expected `{}` before this", closer_of(open)))
-        .secondary(open_span, "opened here")
-        .help(format!("add `{}` before this `{close}`", closer_of(open)))
+pub(crate) fn missing_inner_closer(
+    span: Span,
+    close: char,
+    open_span: Span,
+    open: char,
+) -> Diagnostic {
+    Diagnostic::new(
+        Code::E0116,
+        format!("`{open}` is not closed before `{close}`"),
+    )
+    .primary(span, format!("expected `{}` before this", closer_of(open)))
+    .secondary(open_span, "opened here")
+    .help(format!("add `{}` before this `{close}`", closer_of(open)))
 }
 
 pub(crate) fn missing_condition(span: Span, keyword: &str) -> Diagnostic {
     Diagnostic::new(Code::E0117, format!("`{keyword}` needs a condition"))
-        .primary(span, "expected a condition here")
-        .help(format!("write a condition after `{keyword}`, such as `{keyword} args >= sensitive`, or remove `{keyword}`"))
+        .primary(span, format!("expected a condition after `{keyword}`"))
+        .help(format!(
+            "write a condition after `{keyword}`, such as `{keyword} args >= sensitive`, or remove `{keyword}`"
+        ))
 }

@@ -161,13 +161,20 @@ impl Builder {
     fn ident_list(&self, pair: Pair<'_, Rule>) -> Result<Vec<Ident>> {
         self.check(&pair, Rule::ident_list)?;
         let mut c = self.children(pair);
-        let out = c.all(Rule::ident).into_iter().map(|p| self.ident(p)).collect();
+        let out = c
+            .all(Rule::ident)
+            .into_iter()
+            .map(|p| self.ident(p))
+            .collect();
         c.finish()?;
         out
     }
 
     fn idents(&self, c: &mut Children<'_>) -> Result<Vec<Ident>> {
-        c.all(Rule::ident).into_iter().map(|p| self.ident(p)).collect()
+        c.all(Rule::ident)
+            .into_iter()
+            .map(|p| self.ident(p))
+            .collect()
     }
 
     fn number(&self, pair: Pair<'_, Rule>) -> Result<Number> {
@@ -206,7 +213,10 @@ impl Builder {
     }
 
     fn next_text(&self, c: &mut Children<'_>) -> Result<Str> {
-        match c.optional(Rule::string).or_else(|| c.optional(Rule::raw_string)) {
+        match c
+            .optional(Rule::string)
+            .or_else(|| c.optional(Rule::raw_string))
+        {
             Some(p) => self.text(p),
             None => Err(BuildError {
                 span: c.parent,
@@ -660,7 +670,9 @@ impl Builder {
         }
         let mut c = self.children(pair.clone());
         let stmt = match rule {
-            Rule::allow_tools => ContractStmt::Tools(self.ident_list(c.expect(Rule::ident_list)?)?, loc),
+            Rule::allow_tools => {
+                ContractStmt::Tools(self.ident_list(c.expect(Rule::ident_list)?)?, loc)
+            }
             Rule::allow_dests => {
                 ContractStmt::Destinations(self.ident_list(c.expect(Rule::ident_list)?)?, loc)
             }
@@ -674,7 +686,9 @@ impl Builder {
                 let mode = self.ident(c.expect(Rule::ident)?)?;
                 let mut vc = self.children(c.expect(Rule::number_or_param)?);
                 let value = match vc.next_any() {
-                    Some(p) if p.as_rule() == Rule::number => NumberOrParam::Number(self.number(p)?),
+                    Some(p) if p.as_rule() == Rule::number => {
+                        NumberOrParam::Number(self.number(p)?)
+                    }
                     Some(p) if p.as_rule() == Rule::ident => NumberOrParam::Param(self.ident(p)?),
                     Some(p) => return Err(self.unexpected(&p, "a threshold")),
                     None => return Err(self.unexpected(&pair, "a threshold")),
@@ -773,7 +787,9 @@ impl Builder {
             Rule::act_allow => Action::Allow(loc),
             Rule::act_block => Action::Block(loc),
             Rule::act_defer => Action::Defer(loc),
-            Rule::act_rewrite => Action::Rewrite(self.ident_list(ic.expect(Rule::ident_list)?)?, loc),
+            Rule::act_rewrite => {
+                Action::Rewrite(self.ident_list(ic.expect(Rule::ident_list)?)?, loc)
+            }
             Rule::act_shadow => Action::Shadow(
                 match ic.optional(Rule::ident) {
                     Some(p) => Some(self.ident(p)?),

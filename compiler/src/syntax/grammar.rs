@@ -98,7 +98,9 @@ pub(crate) fn friendly(rule: Rule) -> &'static str {
         Rule::lit_bool => "`true` or `false`",
         Rule::predicate => "a condition",
         Rule::comparison => "a comparison",
-        Rule::subject => "a subject (`tool`, `destination`, `mode`, `effect`, `confidence`, `args`)",
+        Rule::subject => {
+            "a subject (`tool`, `destination`, `mode`, `effect`, `confidence`, `args`)"
+        }
         Rule::args_subject => "`args`",
         Rule::operand => "a label, name or number",
         Rule::set => "`{`",

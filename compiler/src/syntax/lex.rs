@@ -86,10 +86,7 @@ pub(crate) fn lex(file: FileId, text: &str) -> Lexed {
                 ));
             }
         }
-        let prev_is_word = i
-            .checked_sub(1)
-            .and_then(|p| at(p))
-            .is_some_and(is_ident_char);
+        let prev_is_word = i.checked_sub(1).and_then(at).is_some_and(is_ident_char);
         if ch.is_whitespace() {
             i += ch.len_utf8();
         } else if ch == '/' && next == Some('/') {
@@ -138,7 +135,10 @@ pub(crate) fn lex(file: FileId, text: &str) -> Lexed {
             }
             push(&mut tokens, i, end);
             i = end;
-        } else if let Some(op) = OPERATORS.iter().find(|op| text.get(i..).is_some_and(|r| r.starts_with(*op))) {
+        } else if let Some(op) = OPERATORS
+            .iter()
+            .find(|op| text.get(i..).is_some_and(|r| r.starts_with(*op)))
+        {
             push(&mut tokens, i, i + op.len());
             i += op.len();
         } else if PUNCT.contains(ch) {
@@ -249,7 +249,9 @@ fn string(
                 } else {
                     pos
                 };
-                diagnostics.push(errors::unterminated_string(Span::new(file, start, line_end)));
+                diagnostics.push(errors::unterminated_string(Span::new(
+                    file, start, line_end,
+                )));
                 return pos;
             }
             '\\' => match chars.next() {
@@ -292,7 +294,11 @@ fn string(
             _ => {}
         }
     }
-    diagnostics.push(errors::unterminated_string(Span::new(file, start, text.len())));
+    diagnostics.push(errors::unterminated_string(Span::new(
+        file,
+        start,
+        text.len(),
+    )));
     text.len()
 }
 
@@ -384,6 +390,21 @@ fn balance(file: FileId, text: &str, tokens: &mut [Token]) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     for t in tokens.iter_mut() {
         t.depth = stack.len();
+        // `(` and `[` never contain a `;`: one still open at a `;` was
+        // never closed, and the `;` is where its closer belongs.
+        if text.get(t.start..t.end) == Some(";") {
+            while let Some(&(open, at_open)) = stack.last().filter(|(o, _)| matches!(o, '(' | '['))
+            {
+                out.push(errors::unclosed_before_semicolon(
+                    span(at_open, at_open + 1),
+                    open,
+                    span(t.start, t.end),
+                ));
+                stack.pop();
+            }
+            t.depth = stack.len();
+            continue;
+        }
         let Some(c) = delimiter(text, t) else {
             continue;
         };
@@ -447,7 +468,9 @@ fn item_inside_block(text: &str, tokens: &[Token], open: usize) -> Option<Token>
     let mut prev = "";
     for t in tokens.iter().filter(|t| t.start > open) {
         let word = text.get(t.start..t.end).unwrap_or("");
-        let line_start = text.get(..t.start).map_or(0, |b| b.rfind('\n').map_or(0, |n| n + 1));
+        let line_start = text
+            .get(..t.start)
+            .map_or(0, |b| b.rfind('\n').map_or(0, |n| n + 1));
         let at_column_one = line_start == t.start;
         if at_column_one && matches!(prev, ";" | "}") && ITEM_KEYWORDS.contains(&word) {
             return Some(*t);

@@ -29,9 +29,9 @@ mod from_pairs;
 mod grammar;
 mod lex;
 pub mod print;
-pub mod trivia;
 #[cfg(test)]
 mod tests;
+pub mod trivia;
 
 use crate::diagnostics::{Diagnostic, Diagnostics};
 use crate::source::{FileId, Span};
@@ -169,4 +169,3 @@ fn chunks(text: &str, tokens: &[lex::Token]) -> Vec<(usize, usize)> {
     }
     out
 }
-

@@ -35,7 +35,10 @@ struct Printer {
 }
 
 fn names(list: &[Ident]) -> String {
-    list.iter().map(|i| i.name.as_str()).collect::<Vec<_>>().join(", ")
+    list.iter()
+        .map(|i| i.name.as_str())
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// A string literal as written back: raw strings stay raw.
@@ -95,15 +98,52 @@ fn call_args(args: &[CallArg]) -> String {
         .join(", ")
 }
 
-/// Prints a guard expression with minimal but faithful parentheses: the
-/// user's own `( )` are kept as `Paren` nodes, and the printer adds none.
+/// Prints a guard expression with minimal but faithful parentheses.
+///
+/// The user's own `( )` are kept as `Paren` nodes and printed as written.
+/// Where a tree built by a program (not the parser) nests a looser operator
+/// under a tighter one, such as an `Or` under an `And` or a `Not`, the
+/// printer adds the parentheses the grammar needs, so printing never
+/// changes the meaning of a guard.
 pub fn expr(e: &Expr) -> String {
+    expr_at(e, Prec::Or)
+}
+
+/// Binding strength, loosest first: `or`, then `and`, then `not`, then atoms.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Prec {
+    Or,
+    And,
+    Not,
+    Atom,
+}
+
+fn prec(e: &Expr) -> Prec {
+    match e {
+        Expr::Or(..) => Prec::Or,
+        Expr::And(..) => Prec::And,
+        Expr::Not(..) => Prec::Not,
+        Expr::Bool(..)
+        | Expr::Predicate(..)
+        | Expr::Compare(..)
+        | Expr::Flag(..)
+        | Expr::Paren(..) => Prec::Atom,
+    }
+}
+
+/// Prints `e` where the context needs at least `min` binding strength.
+fn expr_at(e: &Expr, min: Prec) -> String {
+    if prec(e) < min {
+        return format!("({})", expr_at(e, Prec::Or));
+    }
     match e {
         Expr::Bool(b, _) => b.to_string(),
-        Expr::Not(inner, _) => format!("not {}", expr(inner)),
-        Expr::And(a, b, _) => format!("{} and {}", expr(a), expr(b)),
-        Expr::Or(a, b, _) => format!("{} or {}", expr(a), expr(b)),
-        Expr::Paren(inner, _) => format!("({})", expr(inner)),
+        // `and` and `or` associate to the left: a right operand of the same
+        // strength needs parentheses.
+        Expr::Not(inner, _) => format!("not {}", expr_at(inner, Prec::Not)),
+        Expr::And(a, b, _) => format!("{} and {}", expr_at(a, Prec::And), expr_at(b, Prec::Not)),
+        Expr::Or(a, b, _) => format!("{} or {}", expr_at(a, Prec::Or), expr_at(b, Prec::And)),
+        Expr::Paren(inner, _) => format!("({})", expr_at(inner, Prec::Or)),
         Expr::Flag(i) => i.name.clone(),
         Expr::Predicate(p, _) => match p {
             Predicate::ToolAllowed => "tool allowed".into(),
@@ -189,14 +229,22 @@ impl Printer {
     fn item(&mut self, item: &Item) {
         match item {
             Item::Use(u) => {
-                let path = u.path.iter().map(|i| i.name.as_str()).collect::<Vec<_>>().join("::");
+                let path = u
+                    .path
+                    .iter()
+                    .map(|i| i.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join("::");
                 match &u.group {
                     Some(g) => self.line(&format!("use {path}::{{{}}};", names(g))),
                     None => self.line(&format!("use {path};")),
                 }
             }
             Item::Lattice(l) => {
-                let role = l.role.map(|r| format!(" for {}", r.keyword())).unwrap_or_default();
+                let role = l
+                    .role
+                    .map(|r| format!(" for {}", r.keyword()))
+                    .unwrap_or_default();
                 let chains = l
                     .chains
                     .iter()
@@ -307,7 +355,11 @@ impl Printer {
                 self.close();
             }
             Item::Labeler(l) => {
-                self.open(&format!("labeler {} for {}", l.name.name, l.subject.keyword()));
+                self.open(&format!(
+                    "labeler {} for {}",
+                    l.name.name,
+                    l.subject.keyword()
+                ));
                 for r in &l.rules {
                     let unless = |u: &Option<Ident>| {
                         u.as_ref()
@@ -343,7 +395,12 @@ impl Printer {
                 self.close();
             }
             Item::Transform(t) => {
-                let inputs = t.inputs.iter().map(field_type).collect::<Vec<_>>().join(", ");
+                let inputs = t
+                    .inputs
+                    .iter()
+                    .map(field_type)
+                    .collect::<Vec<_>>()
+                    .join(", ");
                 self.open(&format!(
                     "transform {}({inputs}) -> {}",
                     t.name.name, t.output.name

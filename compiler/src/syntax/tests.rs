@@ -23,11 +23,17 @@ fn codes(text: &str) -> Vec<crate::diagnostics::Code> {
 #[test]
 fn guards_bind_not_tighter_than_and_tighter_than_or() {
     let f = parse_ok("contract c { decide { block when not a and b or c; allow; } }");
-    let ast::Item::Contract(c) = &f.items[0] else { panic!() };
-    let ast::ContractStmt::Decide(d) = &c.stmts[0] else { panic!() };
+    let ast::Item::Contract(c) = &f.items[0] else {
+        panic!()
+    };
+    let ast::ContractStmt::Decide(d) = &c.stmts[0] else {
+        panic!()
+    };
     let g = d.rules[0].guard.as_ref().unwrap();
     assert_eq!(print::expr(&g.expr), "not a and b or c");
-    let ast::Expr::Or(lhs, _, _) = &g.expr else { panic!("or at the root") };
+    let ast::Expr::Or(lhs, _, _) = &g.expr else {
+        panic!("or at the root")
+    };
     assert!(matches!(**lhs, ast::Expr::And(..)));
 }
 
@@ -41,16 +47,24 @@ fn spans_do_not_affect_equality() {
 #[test]
 fn strings_are_unescaped() {
     let f = parse_ok(r#"lexicon l { "a \"b\" \u{e9}" => "x\ny" }"#);
-    let ast::Item::Lexicon(l) = &f.items[0] else { panic!() };
+    let ast::Item::Lexicon(l) = &f.items[0] else {
+        panic!()
+    };
     assert_eq!(l.entries[0].phrase.value, "a \"b\" \u{e9}");
     assert_eq!(l.entries[0].replacement.as_ref().unwrap().value, "x\ny");
 }
 
 #[test]
 fn raw_strings_keep_backslashes() {
-    let f = parse_ok(r##"labeler l for args { pattern r#"\d{3}-"x""# -> sensitive; fallback public; }"##);
-    let ast::Item::Labeler(l) = &f.items[0] else { panic!() };
-    let ast::LabelRule::Pattern { regex, .. } = &l.rules[0] else { panic!() };
+    let f = parse_ok(
+        r##"labeler l for args { pattern r#"\d{3}-"x""# -> sensitive; fallback public; }"##,
+    );
+    let ast::Item::Labeler(l) = &f.items[0] else {
+        panic!()
+    };
+    let ast::LabelRule::Pattern { regex, .. } = &l.rules[0] else {
+        panic!()
+    };
     assert_eq!(regex.value, r#"\d{3}-"x""#);
     assert!(regex.raw);
 }
@@ -67,4 +81,3 @@ fn lexical_errors_are_reported_together() {
     use crate::diagnostics::Code;
     assert_eq!(codes(text), vec![Code::E0107, Code::E0110]);
 }
-

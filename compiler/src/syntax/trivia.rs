@@ -33,7 +33,10 @@ pub fn comments(file: FileId, text: &str) -> Vec<Comment> {
                 i += 1;
             }
             b'/' if next == Some(b'/') => {
-                let end = text.get(i..).and_then(|s| s.find('\n')).map_or(text.len(), |n| i + n);
+                let end = text
+                    .get(i..)
+                    .and_then(|s| s.find('\n'))
+                    .map_or(text.len(), |n| i + n);
                 out.push(Comment {
                     span: Span::new(file, i, end),
                     text: text.get(i..end).unwrap_or("").trim_end().to_string(),
@@ -74,7 +77,9 @@ pub fn comments(file: FileId, text: &str) -> Vec<Comment> {
                     .is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_') =>
             {
                 line_has_code = true;
-                let hashes = text.get(i + 1..).map_or(0, |s| s.chars().take_while(|&c| c == '#').count());
+                let hashes = text
+                    .get(i + 1..)
+                    .map_or(0, |s| s.chars().take_while(|&c| c == '#').count());
                 let body = i + 1 + hashes + 1;
                 let closer = format!("\"{}", "#".repeat(hashes));
                 i = text

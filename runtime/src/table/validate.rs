@@ -47,18 +47,28 @@ pub fn validate(t: &Table) -> Result<(), LoadError> {
     }
     unique(t.tools.iter().map(|x| x.name.as_str()), "tools")?;
     for (i, tool) in t.tools.iter().enumerate() {
-        unique(tool.args.iter().map(|a| a.name.as_str()), &format!("tools[{i}].args"))?;
+        unique(
+            tool.args.iter().map(|a| a.name.as_str()),
+            &format!("tools[{i}].args"),
+        )?;
         for (j, a) in tool.args.iter().enumerate() {
             field_type(&a.ty, &format!("tools[{i}].args[{j}]"))?;
         }
         for (j, d) in tool.destinations.iter().enumerate() {
-            index(format!("tools[{i}].destinations[{j}]"), *d, t.destinations.len())?;
+            index(
+                format!("tools[{i}].destinations[{j}]"),
+                *d,
+                t.destinations.len(),
+            )?;
         }
         if let Some(s) = tool.substitute {
             index(format!("tools[{i}].substitute"), s, t.substitutes.len())?;
         }
     }
-    unique(t.destinations.iter().map(|x| x.name.as_str()), "destinations")?;
+    unique(
+        t.destinations.iter().map(|x| x.name.as_str()),
+        "destinations",
+    )?;
     for (i, d) in t.destinations.iter().enumerate() {
         index(format!("destinations[{i}].label"), d.label, n_dest)?;
         for (j, o) in d.observers.iter().enumerate() {
@@ -80,12 +90,18 @@ pub fn validate(t: &Table) -> Result<(), LoadError> {
     for (i, th) in t.thresholds.iter().enumerate() {
         index(format!("thresholds[{i}].mode"), th.mode, n_modes)?;
         if !(0.0..=1.0).contains(&th.value) {
-            return Err(LoadError::invalid(format!("thresholds[{i}].value"), "must be in [0, 1]"));
+            return Err(LoadError::invalid(
+                format!("thresholds[{i}].value"),
+                "must be in [0, 1]",
+            ));
         }
     }
     for (i, b) in t.budgets.iter().enumerate() {
         if b.limit == 0 {
-            return Err(LoadError::invalid(format!("budgets[{i}].limit"), "must be at least 1"));
+            return Err(LoadError::invalid(
+                format!("budgets[{i}].limit"),
+                "must be at least 1",
+            ));
         }
         let n = match b.subject {
             Subject::Args => n_args,
@@ -104,25 +120,45 @@ pub fn validate(t: &Table) -> Result<(), LoadError> {
         }
     }
     for (i, tr) in t.transforms.iter().enumerate() {
-        index(format!("transforms[{i}].output_label"), tr.output_label, n_args)?;
+        index(
+            format!("transforms[{i}].output_label"),
+            tr.output_label,
+            n_args,
+        )?;
         if tr.steps.is_empty() {
-            return Err(LoadError::invalid(format!("transforms[{i}].steps"), "must not be empty"));
+            return Err(LoadError::invalid(
+                format!("transforms[{i}].steps"),
+                "must not be empty",
+            ));
         }
         for (j, ty) in tr.applies_to.iter().enumerate() {
             field_type(ty, &format!("transforms[{i}].applies_to[{j}]"))?;
         }
         for (j, st) in tr.steps.iter().enumerate() {
             if let Step::ReplaceLexicon { lexicon, .. } = st {
-                index(format!("transforms[{i}].steps[{j}].lexicon"), *lexicon, t.lexicons.len())?;
+                index(
+                    format!("transforms[{i}].steps[{j}].lexicon"),
+                    *lexicon,
+                    t.lexicons.len(),
+                )?;
             }
         }
     }
     for (i, l) in t.lexicons.iter().enumerate() {
         if l.entries.iter().any(|e| e.phrase.trim().is_empty()) {
-            return Err(LoadError::invalid(format!("lexicons[{i}].entries"), "a phrase is empty"));
+            return Err(LoadError::invalid(
+                format!("lexicons[{i}].entries"),
+                "a phrase is empty",
+            ));
         }
     }
-    labeler(t, &t.labelers.args.rules, t.labelers.args.fallback, n_args, "labelers.args")?;
+    labeler(
+        t,
+        &t.labelers.args.rules,
+        t.labelers.args.fallback,
+        n_args,
+        "labelers.args",
+    )?;
     labeler(
         t,
         &t.labelers.destination.rules,
@@ -148,10 +184,16 @@ fn unique<'a>(names: impl Iterator<Item = &'a str>, what: &str) -> Result<(), Lo
     let mut seen = HashSet::new();
     for (i, n) in names.enumerate() {
         if n.is_empty() {
-            return Err(LoadError::invalid(format!("{what}[{i}].name"), "must not be empty"));
+            return Err(LoadError::invalid(
+                format!("{what}[{i}].name"),
+                "must not be empty",
+            ));
         }
         if !seen.insert(n) {
-            return Err(LoadError::invalid(format!("{what}[{i}].name"), "is a duplicate"));
+            return Err(LoadError::invalid(
+                format!("{what}[{i}].name"),
+                "is a duplicate",
+            ));
         }
     }
     Ok(())
@@ -170,27 +212,45 @@ fn field_type(ty: &FieldType, what: &str) -> Result<(), LoadError> {
 fn lattice(l: &Lattice, what: &str) -> Result<(), LoadError> {
     let n = l.labels.len();
     if n == 0 || n > MAX_LABELS {
-        return Err(LoadError::invalid(format!("{what}.labels"), "must have 1 to 64 labels"));
+        return Err(LoadError::invalid(
+            format!("{what}.labels"),
+            "must have 1 to 64 labels",
+        ));
     }
-    unique(l.labels.iter().map(String::as_str), &format!("{what}.labels"))?;
+    unique(
+        l.labels.iter().map(String::as_str),
+        &format!("{what}.labels"),
+    )?;
     if l.join.len() != n || l.join.iter().any(|row| row.len() != n) {
-        return Err(LoadError::invalid(format!("{what}.join"), "must be a square table with one row and column per label"));
+        return Err(LoadError::invalid(
+            format!("{what}.join"),
+            "must be a square table with one row and column per label",
+        ));
     }
     index(format!("{what}.bottom"), l.bottom, n)?;
     let ids = 0..u32::try_from(n).unwrap_or(0);
     let j = |a: u32, b: u32| l.join(a, b).unwrap_or(u32::MAX);
     for a in ids.clone() {
         if j(a, a) != a || j(l.bottom, a) != a {
-            return Err(LoadError::invalid(format!("{what}.join"), "join is not idempotent or bottom is not least"));
+            return Err(LoadError::invalid(
+                format!("{what}.join"),
+                "join is not idempotent or bottom is not least",
+            ));
         }
         for b in ids.clone() {
             let ab = j(a, b);
             if ab as usize >= n || ab != j(b, a) {
-                return Err(LoadError::invalid(format!("{what}.join"), "join is out of range or not commutative"));
+                return Err(LoadError::invalid(
+                    format!("{what}.join"),
+                    "join is out of range or not commutative",
+                ));
             }
             for c in ids.clone() {
                 if j(ab, c) != j(a, j(b, c)) {
-                    return Err(LoadError::invalid(format!("{what}.join"), "join is not associative"));
+                    return Err(LoadError::invalid(
+                        format!("{what}.join"),
+                        "join is not associative",
+                    ));
                 }
             }
         }
@@ -200,13 +260,20 @@ fn lattice(l: &Lattice, what: &str) -> Result<(), LoadError> {
 
 /// Value names a label dimension must have: the lattice's labels, then `<missing>`.
 fn label_values(l: &Lattice) -> Vec<String> {
-    l.labels.iter().cloned().chain([MISSING.to_owned()]).collect()
+    l.labels
+        .iter()
+        .cloned()
+        .chain([MISSING.to_owned()])
+        .collect()
 }
 
 fn dimensions(t: &Table) -> Result<(), LoadError> {
     let dims = &t.dimensions;
     if dims.len() < 6 || dims.len() > MAX_DIMS {
-        return Err(LoadError::invalid("dimensions", "must have 6 to 24 entries"));
+        return Err(LoadError::invalid(
+            "dimensions",
+            "must have 6 to 24 entries",
+        ));
     }
     let mut budgets_seen = 0usize;
     let mut fields = HashSet::new();
@@ -251,7 +318,10 @@ fn dimensions(t: &Table) -> Result<(), LoadError> {
         ok_kind?;
     }
     if budgets_seen != t.budgets.len() {
-        return Err(LoadError::invalid("dimensions", "every budget needs exactly one budget dimension"));
+        return Err(LoadError::invalid(
+            "dimensions",
+            "every budget needs exactly one budget dimension",
+        ));
     }
     Ok(())
 }
@@ -260,7 +330,10 @@ fn expect_values(what: &str, found: &[String], expected: Vec<String>) -> Result<
     if found == expected.as_slice() {
         Ok(())
     } else {
-        Err(LoadError::invalid(format!("{what}.values"), "do not match the names this dimension implies"))
+        Err(LoadError::invalid(
+            format!("{what}.values"),
+            "do not match the names this dimension implies",
+        ))
     }
 }
 
@@ -272,10 +345,12 @@ fn diagram(t: &Table) -> Result<(), LoadError> {
         match node {
             Node::Leaf { cell } => index(format!("diagram.nodes[{i}].cell"), *cell, t.cells.len())?,
             Node::Branch { dim, children } => {
-                let d = t.dimensions.get(usize::from(*dim)).ok_or_else(|| LoadError::IndexOutOfRange {
-                    what: format!("diagram.nodes[{i}].dim"),
-                    index: u64::from(*dim),
-                    len: t.dimensions.len(),
+                let d = t.dimensions.get(usize::from(*dim)).ok_or_else(|| {
+                    LoadError::IndexOutOfRange {
+                        what: format!("diagram.nodes[{i}].dim"),
+                        index: u64::from(*dim),
+                        len: t.dimensions.len(),
+                    }
                 })?;
                 if children.len() != d.values.len() {
                     return Err(LoadError::ChildCount {
@@ -305,39 +380,68 @@ fn diagram(t: &Table) -> Result<(), LoadError> {
 fn cell(t: &Table, i: usize, c: &Cell) -> Result<(), LoadError> {
     use super::Action;
     for (j, tr) in c.transforms.iter().enumerate() {
-        index(format!("cells[{i}].transforms[{j}]"), *tr, t.transforms.len())?;
+        index(
+            format!("cells[{i}].transforms[{j}]"),
+            *tr,
+            t.transforms.len(),
+        )?;
     }
     if let Some(s) = c.substitute {
         index(format!("cells[{i}].substitute"), s, t.substitutes.len())?;
     }
     match c.action {
-        Action::Rewrite if c.transforms.is_empty() => {
-            Err(LoadError::invalid(format!("cells[{i}]"), "a rewrite cell needs at least one transform"))
+        Action::Rewrite if c.transforms.is_empty() => Err(LoadError::invalid(
+            format!("cells[{i}]"),
+            "a rewrite cell needs at least one transform",
+        )),
+        Action::Allow | Action::Shadow | Action::Defer | Action::Block
+            if !c.transforms.is_empty() =>
+        {
+            Err(LoadError::invalid(
+                format!("cells[{i}]"),
+                "only a rewrite cell has transforms",
+            ))
         }
-        Action::Allow | Action::Shadow | Action::Defer | Action::Block if !c.transforms.is_empty() => {
-            Err(LoadError::invalid(format!("cells[{i}]"), "only a rewrite cell has transforms"))
-        }
-        Action::Allow | Action::Rewrite | Action::Defer | Action::Block if c.substitute.is_some() => {
-            Err(LoadError::invalid(format!("cells[{i}]"), "only a shadow cell has a substitute"))
+        Action::Allow | Action::Rewrite | Action::Defer | Action::Block
+            if c.substitute.is_some() =>
+        {
+            Err(LoadError::invalid(
+                format!("cells[{i}]"),
+                "only a shadow cell has a substitute",
+            ))
         }
         _ => Ok(()),
     }
 }
 
-fn labeler(t: &Table, rules: &[LabelRule], fallback: u32, n: usize, what: &str) -> Result<(), LoadError> {
+fn labeler(
+    t: &Table,
+    rules: &[LabelRule],
+    fallback: u32,
+    n: usize,
+    what: &str,
+) -> Result<(), LoadError> {
     index(format!("{what}.fallback"), fallback, n)?;
     let lex = t.lexicons.len();
     for (i, r) in rules.iter().enumerate() {
         let w = format!("{what}.rules[{i}]");
         match r {
-            LabelRule::Lexicon { lexicon, label, unless_lexicon } => {
+            LabelRule::Lexicon {
+                lexicon,
+                label,
+                unless_lexicon,
+            } => {
                 index(format!("{w}.lexicon"), *lexicon, lex)?;
                 index(format!("{w}.label"), *label, n)?;
                 if let Some(u) = unless_lexicon {
                     index(format!("{w}.unless_lexicon"), *u, lex)?;
                 }
             }
-            LabelRule::Pattern { label, unless_lexicon, .. } => {
+            LabelRule::Pattern {
+                label,
+                unless_lexicon,
+                ..
+            } => {
                 index(format!("{w}.label"), *label, n)?;
                 if let Some(u) = unless_lexicon {
                     index(format!("{w}.unless_lexicon"), *u, lex)?;

@@ -1,0 +1,62 @@
+//! The table's two labelers, merged from every labeler of the program.
+//!
+//! A value's label is the join of every matching rule's label, so the rules
+//! of several labelers for one subject concatenate (in declaration order)
+//! without changing what any of them says. The merged fallback is the join
+//! of the fallbacks. A labeler without a fallback, or a subject with no
+//! labeler at all, is an error (`E0502`): a value no rule recognises would
+//! otherwise have no label, and the one thing a missing label must never
+//! become is the bottom (`public`).
+
+use super::{errors, vocab};
+use crate::diagnostics::Diagnostic;
+use crate::hir::{self, Subject};
+use stpc_runtime::table as t;
+
+/// Both labelers; `None` after reporting when one has no fallback.
+pub(crate) fn labelers(p: &hir::Program, ix: &vocab::Index, c: &hir::Contract, out: &mut Vec<Diagnostic>) -> Option<t::Labelers> {
+    let args = merge(p, ix, Subject::Args, c, out);
+    let destination = merge(p, ix, Subject::Destination, c, out);
+    Some(t::Labelers { args: args?, destination: destination? })
+}
+
+fn merge(p: &hir::Program, ix: &vocab::Index, subject: Subject, c: &hir::Contract, out: &mut Vec<Diagnostic>) -> Option<t::Labeler> {
+    let lattice = match subject {
+        Subject::Args => p.args(),
+        Subject::Destination => p.dests(),
+    }?;
+    let mut rules = Vec::new();
+    let mut fallback: Option<hir::LabelId> = None;
+    let mut ok = true;
+    let mut any = false;
+    for l in p.labelers.iter().filter(|l| l.subject == subject) {
+        any = true;
+        match l.fallback {
+            Some(f) => fallback = Some(fallback.and_then(|g| lattice.join(f, g)).unwrap_or(f)),
+            None => {
+                out.push(errors::no_fallback(&l.name, l.span));
+                ok = false;
+            }
+        }
+        for r in &l.rules {
+            let label = vocab::local(p, subject, r.label);
+            let unless_lexicon = r.unless.and_then(|u| ix.lexicon(u));
+            rules.push(match &r.matcher {
+                hir::Matcher::Lexicon(lex) => {
+                    t::LabelRule::Lexicon { lexicon: ix.lexicon(*lex).unwrap_or(u32::MAX), label, unless_lexicon }
+                }
+                hir::Matcher::Pattern(re) => t::LabelRule::Pattern { regex: re.clone(), label, unless_lexicon },
+                hir::Matcher::Entity(k) => t::LabelRule::Entity { kind: vocab::entity(*k), label },
+                hir::Matcher::Address(k, glob) => {
+                    t::LabelRule::Address { kind: vocab::address_kind(*k), glob: glob.clone(), label }
+                }
+            });
+        }
+    }
+    if !any {
+        out.push(errors::no_labeler(subject, c.span));
+        return None;
+    }
+    let fallback = fallback.filter(|_| ok)?;
+    Some(t::Labeler { rules, fallback: vocab::local(p, subject, fallback) })
+}

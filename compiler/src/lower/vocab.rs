@@ -1,0 +1,315 @@
+//! The table's vocabulary: lattices, tools, destinations, observers, cuts,
+//! thresholds, budgets, audit policy, substitutes, transforms and lexicons,
+//! each renumbered densely into the table.
+//!
+//! Only what the table can reach is kept: the tools and destinations of the
+//! domain, the substitutes of those tools and of SHADOW rules, the
+//! transforms REWRITE rules name, and the lexicons those transforms and the
+//! labelers read. Observers are kept whole (they are few, and cuts, audit
+//! sinks and substitutes all index them). Every list is in declaration order
+//! of the program, so the output does not depend on hashing.
+
+use std::collections::BTreeSet;
+
+use super::domain::Domain;
+use super::errors;
+use crate::diagnostics::Diagnostic;
+use crate::hir::{self, Subject};
+use stpc_runtime::table as t;
+
+/// Dense renumbering of program ids into table indices.
+#[derive(Default)]
+pub(crate) struct Index {
+    pub(crate) substitutes: Vec<hir::SubstituteId>,
+    pub(crate) transforms: Vec<hir::TransformId>,
+    pub(crate) lexicons: Vec<hir::LexiconId>,
+}
+
+fn position<T: PartialEq>(v: &[T], x: &T) -> Option<u32> {
+    v.iter().position(|y| y == x).and_then(|i| u32::try_from(i).ok())
+}
+
+fn u32_of(i: usize) -> u32 {
+    u32::try_from(i).unwrap_or(u32::MAX)
+}
+
+impl Index {
+    pub(crate) fn substitute(&self, id: hir::SubstituteId) -> Option<u32> {
+        position(&self.substitutes, &id)
+    }
+
+    pub(crate) fn transform(&self, id: hir::TransformId) -> Option<u32> {
+        position(&self.transforms, &id)
+    }
+
+    pub(crate) fn lexicon(&self, id: hir::LexiconId) -> Option<u32> {
+        position(&self.lexicons, &id)
+    }
+}
+
+/// Chooses the substitutes, transforms and lexicons the table carries.
+pub(crate) fn index(p: &hir::Program, c: &hir::Contract, d: &Domain) -> Index {
+    let mut subs = BTreeSet::new();
+    let mut trs = BTreeSet::new();
+    for tool in d.tools.iter().filter_map(|id| p.tool(*id)) {
+        subs.extend(tool.substitute);
+    }
+    for rule in &c.rules {
+        match &rule.action {
+            hir::Action::Shadow(Some(s)) => {
+                subs.insert(*s);
+            }
+            hir::Action::Rewrite(ts) => trs.extend(ts.iter().copied()),
+            hir::Action::Allow | hir::Action::Block | hir::Action::Defer | hir::Action::Shadow(None) => {}
+        }
+    }
+    // Substitutes stand in for a tool of the table.
+    subs.retain(|s| p.substitute(*s).is_some_and(|s| d.tools.contains(&s.tool)));
+    let mut lex = BTreeSet::new();
+    for tr in trs.iter().filter_map(|id| p.transform(*id)) {
+        for step in &tr.steps {
+            if let hir::Step::ReplaceLexicon(l, _) = step {
+                lex.insert(*l);
+            }
+        }
+    }
+    for labeler in &p.labelers {
+        for rule in &labeler.rules {
+            if let hir::Matcher::Lexicon(l) = rule.matcher {
+                lex.insert(l);
+            }
+            lex.extend(rule.unless);
+        }
+    }
+    Index {
+        substitutes: subs.into_iter().collect(),
+        transforms: trs.into_iter().collect(),
+        lexicons: lex.into_iter().collect(),
+    }
+}
+
+/// A lattice with its dense join table (local indices).
+pub(crate) fn lattice(l: &hir::Lattice, p: &hir::Program) -> t::Lattice {
+    let n = l.len();
+    let join = (0..n)
+        .map(|i| (0..n).map(|j| l.join_table.get(i * n + j).copied().unwrap_or(u32_of(i.max(j)))).collect())
+        .collect();
+    t::Lattice {
+        name: l.name.clone(),
+        labels: l.labels.iter().map(|id| p.label_name(*id).to_owned()).collect(),
+        join,
+        bottom: l.bottom.and_then(|b| l.local(b)).map_or(0, u32_of),
+    }
+}
+
+/// A label's index in its role lattice.
+pub(crate) fn local(p: &hir::Program, subject: Subject, id: hir::LabelId) -> u32 {
+    let lat = match subject {
+        Subject::Args => p.args(),
+        Subject::Destination => p.dests(),
+    };
+    lat.and_then(|l| l.local(id)).map_or(u32::MAX, u32_of)
+}
+
+pub(crate) fn subject(s: Subject) -> t::Subject {
+    match s {
+        Subject::Args => t::Subject::Args,
+        Subject::Destination => t::Subject::Destination,
+    }
+}
+
+/// A field type, or `None` for the checker's recovery type.
+pub(crate) fn field_type(ty: &hir::Type) -> Option<t::FieldType> {
+    Some(match ty {
+        hir::Type::Text => t::FieldType::Text,
+        hir::Type::Entity => t::FieldType::Entity,
+        hir::Type::Time => t::FieldType::Time,
+        hir::Type::Number => t::FieldType::Number,
+        hir::Type::Enum(values) => t::FieldType::Enum { values: values.clone() },
+        hir::Type::List(item) => t::FieldType::List { item: Box::new(field_type(item)?) },
+        hir::Type::Error => return None,
+    })
+}
+
+pub(crate) fn entity(k: hir::EntityKind) -> t::EntityKind {
+    match k {
+        hir::EntityKind::Email => t::EntityKind::Email,
+        hir::EntityKind::Phone => t::EntityKind::Phone,
+        hir::EntityKind::PersonName => t::EntityKind::PersonName,
+        hir::EntityKind::Date => t::EntityKind::Date,
+        hir::EntityKind::Time => t::EntityKind::Time,
+        hir::EntityKind::Money => t::EntityKind::Money,
+        hir::EntityKind::GovId => t::EntityKind::GovId,
+        hir::EntityKind::Address => t::EntityKind::Address,
+        hir::EntityKind::Url => t::EntityKind::Url,
+        hir::EntityKind::Ip => t::EntityKind::Ip,
+    }
+}
+
+pub(crate) fn address_kind(k: hir::AddressKind) -> t::AddressKind {
+    match k {
+        hir::AddressKind::Host => t::AddressKind::Host,
+        hir::AddressKind::Url => t::AddressKind::Url,
+        hir::AddressKind::Collection => t::AddressKind::Collection,
+    }
+}
+
+fn granularity(g: hir::Granularity) -> t::Granularity {
+    match g {
+        hir::Granularity::Hour => t::Granularity::Hour,
+        hir::Granularity::Day => t::Granularity::Day,
+        hir::Granularity::Week => t::Granularity::Week,
+        hir::Granularity::Month => t::Granularity::Month,
+        hir::Granularity::Year => t::Granularity::Year,
+    }
+}
+
+/// The tools of the domain.
+pub(crate) fn tools(p: &hir::Program, d: &Domain, ix: &Index, out: &mut Vec<Diagnostic>) -> Vec<t::Tool> {
+    let mut tools = Vec::with_capacity(d.tools.len());
+    for tool in d.tools.iter().filter_map(|id| p.tool(*id)) {
+        let mut args = Vec::with_capacity(tool.fields.len());
+        for f in &tool.fields {
+            match field_type(&f.ty) {
+                Some(ty) => args.push(t::ArgField { name: f.name.clone(), ty }),
+                None => out.push(Diagnostic::internal(f.span, "a field type was not resolved")),
+            }
+        }
+        tools.push(t::Tool {
+            name: tool.name.clone(),
+            effect: tool.effect.and_then(|e| p.effects.get(e.index())).map(|e| e.name.clone()).unwrap_or_default(),
+            args,
+            destinations: tool.destinations.iter().filter_map(|x| position(&d.dests, x)).collect(),
+            substitute: tool.substitute.and_then(|s| ix.substitute(s)),
+        });
+    }
+    tools
+}
+
+/// The destinations of the domain.
+pub(crate) fn destinations(p: &hir::Program, d: &Domain, out: &mut Vec<Diagnostic>) -> Vec<t::Destination> {
+    let mut dests = Vec::with_capacity(d.dests.len());
+    for dest in d.dests.iter().filter_map(|id| p.destination(*id)) {
+        let label = dest.label.map(|l| local(p, Subject::Destination, l));
+        let (Some(address), Some(label)) = (dest.addresses.first(), label) else {
+            out.push(Diagnostic::internal(dest.span, "a destination has no address or no label"));
+            continue;
+        };
+        if dest.addresses.len() > 1 {
+            out.push(errors::extra_addresses(&dest.name, dest.span));
+        }
+        dests.push(t::Destination {
+            name: dest.name.clone(),
+            address: t::Address { kind: address_kind(address.kind), value: address.value.clone() },
+            label,
+            observers: dest.observers.iter().map(|o| u32_of(o.index())).collect(),
+        });
+    }
+    dests
+}
+
+/// Every observer of the program.
+pub(crate) fn observers(p: &hir::Program) -> Vec<t::Observer> {
+    p.observers
+        .iter()
+        .map(|o| t::Observer {
+            name: o.name.clone(),
+            locality: if o.external { t::Locality::External } else { t::Locality::Internal },
+            sees: o.sees.iter().filter_map(|c| p.channels.get(c.index())).map(|c| c.name.clone()).collect(),
+        })
+        .collect()
+}
+
+/// Forbidden cuts, thresholds, budgets and the audit policy.
+pub(crate) fn policy(p: &hir::Program, c: &hir::Contract) -> (Vec<t::ForbidCut>, Vec<t::Threshold>, Vec<t::Budget>, t::AuditPolicy) {
+    let forbid = c
+        .forbids
+        .iter()
+        .map(|f| t::ForbidCut {
+            subject: subject(f.subject),
+            label: local(p, f.subject, f.cut),
+            observers: f.observers.iter().map(|o| u32_of(o.index())).collect(),
+        })
+        .collect();
+    let thresholds = c.thresholds.iter().map(|th| t::Threshold { mode: u32_of(th.mode.index()), value: th.value }).collect();
+    let budgets = c
+        .budgets
+        .iter()
+        .map(|b| t::Budget {
+            name: b.name.clone(),
+            limit: b.limit,
+            subject: subject(b.subject),
+            at_least: local(p, b.subject, b.label),
+        })
+        .collect();
+    let audit = t::AuditPolicy {
+        sinks: c.audit.sinks.iter().map(|o| u32_of(o.index())).collect(),
+        raw_args: c.audit.raw_args,
+        scrub_after_commit: c.audit.scrub_after_commit,
+    };
+    (forbid, thresholds, budgets, audit)
+}
+
+/// The substitutes the table carries.
+pub(crate) fn substitutes(p: &hir::Program, d: &Domain, ix: &Index) -> Vec<t::Substitute> {
+    ix.substitutes
+        .iter()
+        .filter_map(|id| p.substitute(*id))
+        .map(|s| t::Substitute {
+            name: s.name.clone(),
+            tool: position(&d.tools, &s.tool).unwrap_or(u32::MAX),
+            observers: s.observers.iter().map(|o| u32_of(o.index())).collect(),
+            on_promote: match s.on_promote {
+                hir::PromoteMode::Reuse => t::OnPromote::Reuse,
+                hir::PromoteMode::Reissue => t::OnPromote::Reissue,
+            },
+        })
+        .collect()
+}
+
+/// The transforms the table carries.
+pub(crate) fn transforms(p: &hir::Program, ix: &Index, out: &mut Vec<Diagnostic>) -> Vec<t::Transform> {
+    let mut trs = Vec::with_capacity(ix.transforms.len());
+    for tr in ix.transforms.iter().filter_map(|id| p.transform(*id)) {
+        let applies_to: Option<Vec<t::FieldType>> = tr.inputs.iter().map(field_type).collect();
+        let Some(applies_to) = applies_to else {
+            out.push(Diagnostic::internal(tr.span, "a transform input type was not resolved"));
+            continue;
+        };
+        let steps = tr
+            .steps
+            .iter()
+            .map(|s| match s {
+                hir::Step::ReplaceLexicon(l, with) => {
+                    t::Step::ReplaceLexicon { lexicon: ix.lexicon(*l).unwrap_or(u32::MAX), with: with.clone() }
+                }
+                hir::Step::RedactEntity(k, with) => t::Step::RedactEntity { kind: entity(*k), with: with.clone() },
+                hir::Step::CoarsenTime(g) => t::Step::CoarsenTime { to: granularity(*g) },
+                hir::Step::Constant(v) => t::Step::Constant { value: v.clone() },
+            })
+            .collect();
+        trs.push(t::Transform {
+            name: tr.name.clone(),
+            applies_to,
+            output_label: local(p, Subject::Args, tr.output),
+            steps,
+        });
+    }
+    trs
+}
+
+/// The lexicons the table carries.
+pub(crate) fn lexicons(p: &hir::Program, ix: &Index) -> Vec<t::Lexicon> {
+    ix.lexicons
+        .iter()
+        .filter_map(|id| p.lexicons.get(id.index()))
+        .map(|l| t::Lexicon {
+            name: l.name.clone(),
+            entries: l
+                .entries
+                .iter()
+                .map(|(phrase, replacement)| t::LexiconEntry { phrase: phrase.clone(), replacement: replacement.clone() })
+                .collect(),
+        })
+        .collect()
+}

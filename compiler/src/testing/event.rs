@@ -1,0 +1,456 @@
+//! The event JSON that `stpc decide` and `stpc explain --event` read, and the
+//! explanation of a decision: which cell decided it and which dimensions the
+//! diagram looked at on the way.
+//!
+//! An event is one JSON object:
+//!
+//! ```json
+//! {"tool": "web_search", "args": {"q": "..."}, "destination": "api.brave.com",
+//!  "mode": "speculative", "confidence": 0.9, "branch": "b1"}
+//! ```
+//!
+//! `args` may also be a string holding JSON, as OpenAI tool calls carry
+//! them; `name` and `arguments` are accepted as aliases of `tool` and
+//! `args`. `mode` defaults to `committed`, `confidence` to 1.0 and `branch`
+//! to `main`. Unknown fields are refused, so a misspelt `confidance` is an
+//! error rather than a silent default.
+//!
+//! Errors never contain argument values: serde's messages quote the
+//! offending value, so every quoted string in them is elided.
+
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+use serde_json::Value;
+use stpc_runtime::decide::{Decider, LabelsIn, Point, Query};
+use stpc_runtime::table::{Cell, DimensionKind, Node, Table, FAIL_CLOSED_RULE_ID, MISSING, UNKNOWN};
+use stpc_runtime::{Engine, ProposedEvent};
+
+/// Labels given with an event instead of computed by the labeler (read by
+/// `stpc explain` and by conformance vectors, never by `stpc decide`, whose
+/// monitor always labels).
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LabelsInput {
+    /// The joined argument label; `null` is `<missing>`.
+    #[serde(default)]
+    pub args: Option<String>,
+    /// The destination label; `null` is `<missing>`.
+    #[serde(default)]
+    pub destination: Option<String>,
+    /// Per-field labels, read by `field_label` dimensions.
+    #[serde(default)]
+    pub fields: BTreeMap<String, String>,
+}
+
+/// One event as JSON.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EventInput {
+    /// Echoed back in the decision, to match outputs to inputs.
+    #[serde(default)]
+    pub id: Option<Value>,
+    /// Tool name.
+    #[serde(alias = "name")]
+    pub tool: String,
+    /// Arguments: an object of named fields, or a string holding its JSON.
+    #[serde(default = "empty_object", alias = "arguments")]
+    pub args: Value,
+    /// A declared destination name, a host, a URL or a collection.
+    pub destination: String,
+    /// Execution mode.
+    #[serde(default = "committed")]
+    pub mode: String,
+    /// Branch confidence.
+    #[serde(default = "one")]
+    pub confidence: f64,
+    /// Branch of the speculative frontier.
+    #[serde(default = "main_branch")]
+    pub branch: String,
+    /// Task id (`stpc decide --stream`: a new id ends the previous task).
+    #[serde(default)]
+    pub task: Option<String>,
+    /// Explicit labels (`stpc explain` only).
+    #[serde(default)]
+    pub labels: Option<LabelsInput>,
+    /// Budgets to read as exhausted, by name (`stpc explain` only).
+    #[serde(default)]
+    pub budgets_exhausted: Vec<String>,
+}
+
+fn empty_object() -> Value {
+    Value::Object(serde_json::Map::new())
+}
+
+fn committed() -> String {
+    "committed".to_owned()
+}
+
+fn one() -> f64 {
+    1.0
+}
+
+fn main_branch() -> String {
+    "main".to_owned()
+}
+
+/// Replace every `"…"` in a serde message by `"…"` with its content elided,
+/// and drop serde's trailing position (callers report it).
+pub fn elide_values(message: &str) -> String {
+    let message = message.split(" at line ").next().unwrap_or(message);
+    let mut out = String::with_capacity(message.len());
+    let mut inside = false;
+    for ch in message.chars() {
+        if ch == '"' {
+            if inside {
+                out.push('…');
+            }
+            out.push('"');
+            inside = !inside;
+        } else if !inside {
+            out.push(ch);
+        }
+    }
+    out
+}
+
+impl EventInput {
+    /// Parse one event from JSON text.
+    ///
+    /// # Errors
+    ///
+    /// A message without values: where the JSON is broken, which field is
+    /// unknown or of the wrong type, or that `args` is a string that does not
+    /// hold JSON.
+    pub fn parse(text: &str) -> Result<EventInput, String> {
+        let mut event: EventInput = serde_json::from_str(text).map_err(|e| {
+            format!(
+                "invalid event at line {}, column {}: {}",
+                e.line(),
+                e.column(),
+                elide_values(&e.to_string())
+            )
+        })?;
+        if let Value::String(s) = &event.args {
+            event.args = serde_json::from_str(s).map_err(|e| {
+                format!(
+                    "`args` is a string but does not hold JSON (column {}: {})",
+                    e.column(),
+                    elide_values(&e.to_string())
+                )
+            })?;
+        }
+        if !event.confidence.is_finite() {
+            return Err("`confidence` is not a finite number".to_owned());
+        }
+        Ok(event)
+    }
+
+    /// The event as the monitor takes it.
+    #[must_use]
+    pub fn proposed(&self) -> ProposedEvent {
+        ProposedEvent {
+            tool: self.tool.clone(),
+            destination: self.destination.clone(),
+            mode: self.mode.clone(),
+            confidence: self.confidence,
+            branch: self.branch.clone(),
+            args: self.args.clone(),
+        }
+    }
+}
+
+/// Label names of one event.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct LabelNames {
+    /// The joined argument label, or `<missing>`.
+    pub args: String,
+    /// The destination label, or `<missing>`.
+    pub destination: String,
+    /// Per-field labels.
+    pub fields: BTreeMap<String, String>,
+}
+
+/// Labels of an event as ids: what a [`Query`] needs.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LabelIds {
+    /// Joined argument label.
+    pub args: Option<u32>,
+    /// Destination label.
+    pub destination: Option<u32>,
+    /// Per-field labels.
+    pub fields: Vec<(String, u32)>,
+}
+
+impl LabelIds {
+    /// The names, with `<missing>` for absent labels.
+    #[must_use]
+    pub fn names(&self, table: &Table) -> LabelNames {
+        let arg = |l: Option<u32>| {
+            l.and_then(|l| table.lattices.args.label_name(l))
+                .unwrap_or(MISSING)
+                .to_owned()
+        };
+        LabelNames {
+            args: arg(self.args),
+            destination: self
+                .destination
+                .and_then(|l| table.lattices.destination.label_name(l))
+                .unwrap_or(MISSING)
+                .to_owned(),
+            fields: self
+                .fields
+                .iter()
+                .map(|(f, l)| (f.clone(), arg(Some(*l))))
+                .collect(),
+        }
+    }
+}
+
+/// The labels of an event: the explicit ones if given (a label name not in
+/// its lattice is an error), else the engine's labeler.
+///
+/// # Errors
+///
+/// The name of a label that is not in its lattice.
+pub fn labels_of(engine: &Engine, event: &EventInput) -> Result<LabelIds, String> {
+    let table = engine.table();
+    match &event.labels {
+        Some(given) => {
+            let arg = |name: &str| {
+                table
+                    .lattices
+                    .args
+                    .label_id(name)
+                    .ok_or_else(|| format!("`{name}` is not a label of `{}`", table.lattices.args.name))
+            };
+            let mut fields = Vec::new();
+            for (f, l) in &given.fields {
+                fields.push((f.clone(), arg(l)?));
+            }
+            Ok(LabelIds {
+                args: given.args.as_deref().map(arg).transpose()?,
+                destination: given
+                    .destination
+                    .as_deref()
+                    .map(|name| {
+                        table.lattices.destination.label_id(name).ok_or_else(|| {
+                            format!("`{name}` is not a label of `{}`", table.lattices.destination.name)
+                        })
+                    })
+                    .transpose()?,
+                fields,
+            })
+        }
+        None => {
+            let dest = engine.decider().destination_id(&event.destination);
+            let labels = engine.labeler().label(&event.args, dest, &event.destination);
+            Ok(LabelIds {
+                args: labels.args,
+                destination: labels.destination,
+                fields: labels.fields,
+            })
+        }
+    }
+}
+
+/// Budget states in budget order from the names of exhausted budgets.
+///
+/// # Errors
+///
+/// A name that is not a budget of the table.
+pub fn budget_states(table: &Table, exhausted: &[String]) -> Result<Vec<bool>, String> {
+    for name in exhausted {
+        if !table.budgets.iter().any(|b| &b.name == name) {
+            return Err(format!("`{name}` is not a budget of contract `{}`", table.contract));
+        }
+    }
+    Ok(table
+        .budgets
+        .iter()
+        .map(|b| exhausted.contains(&b.name))
+        .collect())
+}
+
+/// Decide an event with the decider alone (no monitor, no task state).
+#[must_use]
+pub fn query<'a>(
+    event: &'a EventInput,
+    labels: &'a LabelIds,
+    field_refs: &'a [(&'a str, u32)],
+    budgets: &'a [bool],
+) -> Query<'a> {
+    Query {
+        tool: &event.tool,
+        destination: &event.destination,
+        mode: &event.mode,
+        confidence: event.confidence,
+        labels: LabelsIn {
+            args: labels.args,
+            destination: labels.destination,
+            fields: field_refs,
+        },
+        budgets_exhausted: budgets,
+    }
+}
+
+/// One coordinate of an explained point.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Coordinate {
+    /// Dimension kind: `tool`, `destination`, `mode`, `arg_label`,
+    /// `dest_label`, `confidence`, `budget` or `field_label`.
+    pub dim: &'static str,
+    /// The budget or field the dimension is about, if any.
+    pub about: Option<String>,
+    /// The value's name (`<unknown>`, `<missing>`, an interval `[0.7, +inf)`).
+    pub value: String,
+    /// Whether the diagram tested this dimension on the way to the cell.
+    pub tested: bool,
+}
+
+/// Why an event got its decision.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Explanation {
+    /// The contract.
+    pub contract: String,
+    /// The cell index; `None` when the decision failed closed.
+    pub cell: Option<u32>,
+    /// The action.
+    pub action: &'static str,
+    /// The deciding rule's index ([`FAIL_CLOSED_RULE_ID`] when failing closed).
+    pub rule_id: u32,
+    /// The rule's name.
+    pub rule_name: String,
+    /// Names of the cell's transforms (REWRITE).
+    pub transforms: Vec<String>,
+    /// Name of the cell's substitute (SHADOW); `None` is the tool's own.
+    pub substitute: Option<String>,
+    /// The point, one coordinate per dimension.
+    pub coordinates: Vec<Coordinate>,
+    /// Why the event could not be placed, when it failed closed.
+    pub invalid: Option<String>,
+    /// The labels used.
+    pub labels: LabelNames,
+}
+
+fn dim_name(kind: &DimensionKind) -> (&'static str, Option<String>) {
+    match kind {
+        DimensionKind::Tool => ("tool", None),
+        DimensionKind::Destination => ("destination", None),
+        DimensionKind::Mode => ("mode", None),
+        DimensionKind::ArgLabel => ("arg_label", None),
+        DimensionKind::DestLabel => ("dest_label", None),
+        DimensionKind::Confidence { .. } => ("confidence", None),
+        DimensionKind::Budget { budget } => ("budget", Some(budget.to_string())),
+        DimensionKind::FieldLabel { field } => ("field_label", Some(field.clone())),
+    }
+}
+
+/// The walk of the diagram for a point: the cell reached (`None` when the
+/// walk fails closed) and the dimensions tested on the way.
+#[must_use]
+pub fn trace(table: &Table, point: &Point) -> (Option<u32>, Vec<usize>) {
+    let coords = point.coords();
+    let mut tested = Vec::new();
+    let mut node = table.diagram.root;
+    for _ in 0..=table.dimensions.len() {
+        match table.diagram.nodes.get(node as usize) {
+            Some(Node::Leaf { cell }) => {
+                let ok = (*cell as usize) < table.cells.len();
+                return (ok.then_some(*cell), tested);
+            }
+            Some(Node::Branch { dim, children }) => {
+                let d = usize::from(*dim);
+                tested.push(d);
+                match coords.get(d).and_then(|v| children.get(*v as usize)) {
+                    Some(next) => node = *next,
+                    None => return (None, tested),
+                }
+            }
+            None => return (None, tested),
+        }
+    }
+    (None, tested)
+}
+
+/// The display name of a dimension value (budget dimensions show the budget's
+/// name in [`Coordinate::about`]).
+fn value_name(table: &Table, dim: usize, value: u32) -> String {
+    table
+        .dimensions
+        .get(dim)
+        .and_then(|d| d.values.get(value as usize))
+        .cloned()
+        .unwrap_or_else(|| UNKNOWN.to_owned())
+}
+
+/// Explain the decision of an event against a table.
+///
+/// # Errors
+///
+/// An explicit label or budget name the table does not know.
+pub fn explain(engine: &Engine, event: &EventInput) -> Result<Explanation, String> {
+    let table = engine.table();
+    let decider: &Decider = engine.decider();
+    let labels = labels_of(engine, event)?;
+    let budgets = budget_states(table, &event.budgets_exhausted)?;
+    let field_refs: Vec<(&str, u32)> = labels.fields.iter().map(|(f, l)| (f.as_str(), *l)).collect();
+    let q = query(event, &labels, &field_refs, &budgets);
+    let (cell, coordinates, invalid) = match decider.point(&q) {
+        Ok(point) => {
+            let (cell, tested) = trace(table, &point);
+            let coordinates = point
+                .coords()
+                .iter()
+                .enumerate()
+                .map(|(i, v)| {
+                    let (dim, about) = table
+                        .dimensions
+                        .get(i)
+                        .map_or(("?", None), |d| dim_name(&d.kind));
+                    let about = match (&table.dimensions.get(i).map(|d| &d.kind), about) {
+                        (Some(DimensionKind::Budget { budget }), _) => table
+                            .budgets
+                            .get(*budget as usize)
+                            .map(|b| b.name.clone()),
+                        (_, about) => about,
+                    };
+                    Coordinate {
+                        dim,
+                        about,
+                        value: value_name(table, i, *v),
+                        tested: tested.contains(&i),
+                    }
+                })
+                .collect();
+            (cell, coordinates, None)
+        }
+        Err(e) => (None, Vec::new(), Some(e.to_string())),
+    };
+    let fail_closed = stpc_runtime::table::FAIL_CLOSED_CELL.clone();
+    let c: &Cell = cell
+        .and_then(|c| table.cells.get(c as usize))
+        .unwrap_or(&fail_closed);
+    Ok(Explanation {
+        contract: table.contract.clone(),
+        cell,
+        action: c.action.as_str(),
+        rule_id: c.rule_id,
+        rule_name: if c.rule_id == FAIL_CLOSED_RULE_ID {
+            stpc_runtime::decide::FAIL_CLOSED_RULE_NAME.to_owned()
+        } else {
+            c.rule_name.clone()
+        },
+        transforms: c
+            .transforms
+            .iter()
+            .filter_map(|t| table.transforms.get(*t as usize).map(|t| t.name.clone()))
+            .collect(),
+        substitute: c
+            .substitute
+            .and_then(|s| table.substitutes.get(s as usize).map(|s| s.name.clone())),
+        coordinates,
+        invalid,
+        labels: labels.names(table),
+    })
+}

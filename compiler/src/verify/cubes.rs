@@ -1,0 +1,239 @@
+//! Walking the diagram without walking every path.
+//!
+//! An ordered diagram has as many paths as the product of the values its
+//! later dimensions distinguish (six field-label dimensions of five values
+//! each make 15,625 paths below every tool and destination), while the
+//! checks read only the first dimensions: tool, destination, mode and the
+//! two labels. So verification enumerates **prefixes**: the partial paths
+//! down to the first node that tests a later dimension (or a leaf), and
+//! pairs each prefix with the set of cells reachable below its node,
+//! memoised per node. A point of the domain follows exactly one path, so
+//! "some point of this prefix reaches cell `c`" is exactly "`c` is below
+//! the prefix's node".
+//!
+//! **Feasibility.** Under A2 (correct labels) a destination the table
+//! declares has its declared label: the runtime's labeler never gives it
+//! another. Prefixes that fix a declared destination and a different
+//! destination label are skipped, and so are expansions that would pair
+//! them. Points with an `<unknown>` destination range over every label.
+//!
+//! [`structure`] proves what makes the per-path reasoning valid (every
+//! index in range, one child per value, children test later dimensions), so
+//! every point reaches exactly one leaf.
+
+use std::collections::{HashMap, HashSet};
+
+use super::point;
+use stpc_runtime::table::{Node, Table};
+
+/// A structural defect: why the table is not a total function.
+#[derive(Debug)]
+pub(crate) enum Defect {
+    /// A node or cell index out of range.
+    Dangling(String),
+    /// A branch with the wrong number of children.
+    Arity(u32),
+    /// A child that does not test a later dimension.
+    Unordered(u32),
+}
+
+/// Value counts of every dimension.
+pub(crate) fn sizes(t: &Table) -> Vec<usize> {
+    t.dimensions.iter().map(|d| d.values.len()).collect()
+}
+
+/// Checks every node: indices in range, arity, order.
+pub(crate) fn structure(t: &Table) -> Result<(), Defect> {
+    let sizes = sizes(t);
+    let nodes = &t.diagram.nodes;
+    if nodes.get(t.diagram.root as usize).is_none() {
+        return Err(Defect::Dangling(format!("root node {}", t.diagram.root)));
+    }
+    for (i, n) in nodes.iter().enumerate() {
+        let id = u32::try_from(i).unwrap_or(u32::MAX);
+        match n {
+            Node::Leaf { cell } => {
+                if t.cells.get(*cell as usize).is_none() {
+                    return Err(Defect::Dangling(format!("cell {cell}")));
+                }
+            }
+            Node::Branch { dim, children } => {
+                if Some(&children.len()) != sizes.get(usize::from(*dim)) {
+                    return Err(Defect::Arity(id));
+                }
+                for c in children {
+                    match nodes.get(*c as usize) {
+                        None => return Err(Defect::Dangling(format!("node {c}"))),
+                        Some(Node::Branch { dim: d, .. }) if d <= dim => return Err(Defect::Unordered(id)),
+                        Some(_) => {}
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The dimension a node tests, `None` for a leaf.
+pub(crate) fn dim_of(t: &Table, node: u32) -> Option<usize> {
+    match t.diagram.nodes.get(node as usize) {
+        Some(Node::Branch { dim, .. }) => Some(usize::from(*dim)),
+        _ => None,
+    }
+}
+
+/// The declared label of destination value `d`, if `d` is declared.
+pub(crate) fn declared_label(t: &Table, d: Option<u32>) -> Option<u32> {
+    d.and_then(|d| t.destinations.get(d as usize)).map(|d| d.label)
+}
+
+/// Whether the fixed destination and destination label can occur together.
+pub(crate) fn feasible(t: &Table, coords: &[Option<u32>]) -> bool {
+    match (coords.get(point::DEST).copied().flatten(), coords.get(point::DLABEL).copied().flatten()) {
+        (Some(d), Some(l)) => declared_label(t, Some(d)).is_none_or(|x| x == l),
+        _ => true,
+    }
+}
+
+/// A partial path: the dimensions it tests before `upto`, and its node.
+#[derive(Clone, Debug)]
+pub(crate) struct Prefix {
+    /// `Some(v)` for a dimension the path tests, `None` otherwise.
+    pub(crate) coords: Vec<Option<u32>>,
+    /// The first node on the path that tests a dimension `>= upto`, or a leaf.
+    pub(crate) node: u32,
+}
+
+/// Every feasible prefix of the diagram over dimensions `< upto`.
+pub(crate) fn prefixes(t: &Table, upto: usize) -> Vec<Prefix> {
+    let mut out = Vec::new();
+    let mut coords = vec![None; t.dimensions.len()];
+    walk(t, t.diagram.root, upto, &mut coords, &mut out);
+    out
+}
+
+fn walk(t: &Table, node: u32, upto: usize, coords: &mut Vec<Option<u32>>, out: &mut Vec<Prefix>) {
+    match t.diagram.nodes.get(node as usize) {
+        Some(Node::Branch { dim, children }) if usize::from(*dim) < upto => {
+            let d = usize::from(*dim);
+            for (v, child) in children.iter().enumerate() {
+                if let Some(slot) = coords.get_mut(d) {
+                    *slot = u32::try_from(v).ok();
+                }
+                if feasible(t, coords) {
+                    walk(t, *child, upto, coords, out);
+                }
+            }
+            if let Some(slot) = coords.get_mut(d) {
+                *slot = None;
+            }
+        }
+        _ => out.push(Prefix { coords: coords.clone(), node }),
+    }
+}
+
+/// Cells reachable below each node, memoised.
+#[derive(Default)]
+pub(crate) struct Below {
+    memo: HashMap<u32, Vec<u32>>,
+}
+
+impl Below {
+    /// The cells reachable from `node`, in increasing order.
+    pub(crate) fn cells(&mut self, t: &Table, node: u32) -> Vec<u32> {
+        if let Some(v) = self.memo.get(&node) {
+            return v.clone();
+        }
+        let v = match t.diagram.nodes.get(node as usize) {
+            Some(Node::Leaf { cell }) => vec![*cell],
+            Some(Node::Branch { children, .. }) => {
+                let mut all = Vec::new();
+                let mut seen = HashSet::new();
+                for c in children {
+                    if seen.insert(*c) {
+                        all.extend(self.cells(t, *c));
+                    }
+                }
+                all.sort_unstable();
+                all.dedup();
+                all
+            }
+            None => Vec::new(),
+        };
+        self.memo.insert(node, v.clone());
+        v
+    }
+}
+
+/// Completes `coords` (a prefix ending at `node`) with a feasible path from
+/// `node` to `cell`; `None` if there is none.
+pub(crate) fn path_to(t: &Table, node: u32, cell: u32, coords: &[Option<u32>]) -> Option<Vec<Option<u32>>> {
+    let mut coords = coords.to_vec();
+    let mut dead = HashSet::new();
+    find(t, node, cell, &mut coords, &mut dead).then_some(coords)
+}
+
+fn find(t: &Table, node: u32, cell: u32, coords: &mut Vec<Option<u32>>, dead: &mut HashSet<u32>) -> bool {
+    match t.diagram.nodes.get(node as usize) {
+        Some(Node::Leaf { cell: c }) => *c == cell,
+        Some(Node::Branch { dim, children }) => {
+            let d = usize::from(*dim);
+            // A node whose subdiagram misses the cell misses it whatever the
+            // prefix (only the destination label is constrained by it, and
+            // that is tested above every node a failure is memoised for).
+            if dead.contains(&node) {
+                return false;
+            }
+            for (v, child) in children.iter().enumerate() {
+                if let Some(slot) = coords.get_mut(d) {
+                    *slot = u32::try_from(v).ok();
+                }
+                if feasible(t, coords) && find(t, *child, cell, coords, dead) {
+                    return true;
+                }
+            }
+            if let Some(slot) = coords.get_mut(d) {
+                *slot = None;
+            }
+            if d > point::DLABEL {
+                dead.insert(node);
+            }
+            false
+        }
+        None => false,
+    }
+}
+
+/// Every point of `coords` over the dimensions in `dims` (other free
+/// dimensions stay `None`), by odometer; infeasible points are skipped
+/// unless `all`.
+pub(crate) fn expand(t: &Table, coords: &[Option<u32>], dims: &[usize], all: bool, f: &mut dyn FnMut(&[Option<u32>])) {
+    let sizes = sizes(t);
+    let free: Vec<usize> = dims.iter().copied().filter(|d| coords.get(*d).is_some_and(Option::is_none)).collect();
+    let mut p: Vec<Option<u32>> = coords.to_vec();
+    for d in &free {
+        if let Some(slot) = p.get_mut(*d) {
+            *slot = Some(0);
+        }
+    }
+    loop {
+        if all || feasible(t, &p) {
+            f(&p);
+        }
+        let mut carried = true;
+        for d in &free {
+            let size = sizes.get(*d).copied().unwrap_or(1);
+            if let Some(Some(v)) = p.get_mut(*d) {
+                if (*v as usize) + 1 < size {
+                    *v += 1;
+                    carried = false;
+                    break;
+                }
+                *v = 0;
+            }
+        }
+        if carried {
+            return;
+        }
+    }
+}

@@ -1,0 +1,95 @@
+//! Constructors for the diagnostics verification reports (`E06xx`, `W060x`).
+
+use crate::diagnostics::{Code, Diagnostic};
+use crate::source::Span;
+
+/// `E0601`: a forbidden label reaches an observer through a dispatch.
+pub(crate) struct Leak<'a> {
+    pub(crate) rule: &'a str,
+    pub(crate) action: &'a str,
+    pub(crate) subject: &'a str,
+    pub(crate) label: &'a str,
+    pub(crate) cut: &'a str,
+    pub(crate) observers: &'a [String],
+    pub(crate) rewritten: bool,
+}
+
+fn list(names: &[String]) -> String {
+    names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")
+}
+
+/// `E0601`.
+pub(crate) fn leak(l: &Leak<'_>, rule_span: Span, cut_span: Option<Span>, example: &str) -> Diagnostic {
+    let what = if l.rewritten { format!("after rewriting, {} labelled", l.subject) } else { format!("{} labelled", l.subject) };
+    let mut d = Diagnostic::new(
+        Code::E0601,
+        format!("rule `{}` lets {what} `{}` reach {}, which the cut `{} >= {}` forbids", l.rule, l.label, list(l.observers), l.subject, l.cut),
+    )
+    .primary(rule_span, format!("this `{}` reaches the observer", l.action));
+    if let Some(s) = cut_span {
+        d = d.secondary(s, "the forbidden cut");
+    }
+    d = d.note(format!("counterexample: {example}"));
+    d = d.note(format!("observer {} receives the `{}` field", list(l.observers), l.label));
+    if l.rewritten {
+        d = d.note("a rewrite leaves a field at or above the cut when a transform's declared output is not below it, or when fields below the cut join to it");
+        d.help("declare the transform's output strictly below the cut, or `block` such events")
+    } else {
+        d.help(format!("put a rule that rewrites, defers or blocks `{} >= {}` before `{}`", l.subject, l.cut, l.rule))
+    }
+}
+
+/// `E0602`: a SHADOW substitute reaches an observer it must not.
+pub(crate) fn shadow_leak(rule: &str, substitute: &str, observer: &str, why: &str, rule_span: Span, example: &str) -> Diagnostic {
+    Diagnostic::new(Code::E0602, format!("rule `{rule}` shadows with `{substitute}`, which `{observer}` observes"))
+        .primary(rule_span, "this `shadow` emits to the observer")
+        .note(why.to_owned())
+        .note(format!("counterexample: {example}"))
+        .help(format!("observe `{substitute}` by internal observers only, or `block` such events"))
+}
+
+/// `E0603`: an unknown or missing case reaches a disclosing action.
+pub(crate) fn not_fail_closed(rule: &str, action: &str, what: &str, rule_span: Span, example: &str) -> Diagnostic {
+    Diagnostic::new(Code::E0603, format!("rule `{rule}` decides `{action}` for {what}"))
+        .primary(rule_span, format!("this `{action}` is reached"))
+        .note(format!("counterexample: {example}"))
+        .note("a pipeline must be fail-closed: missing labels, unknown tools and unknown destinations end in `defer` or `block`")
+        .help(format!("add a rule such as `block when labels missing;` or `block unless tool allowed;` before `{rule}`"))
+}
+
+/// `E0604`: the table is not a total function of the domain.
+pub(crate) fn not_total(contract: &str, what: &str, span: Span) -> Diagnostic {
+    Diagnostic::new(Code::E0604, format!("the decision table of `{contract}` is not total: {what}"))
+        .primary(span, "compiled from this contract")
+        .help("this is a bug in stpc's lowering; please report it with the contract")
+}
+
+/// `W0601`: raising a label makes the decision more disclosing.
+pub(crate) fn not_monotone(
+    rule: &str,
+    action: &str,
+    higher_rule: &str,
+    higher_action: &str,
+    dim: &str,
+    from: &str,
+    to: &str,
+    spans: (Span, Span),
+    example: &str,
+) -> Diagnostic {
+    Diagnostic::new(
+        Code::W0601,
+        format!("raising the {dim} from `{from}` to `{to}` turns `{action}` into `{higher_action}`"),
+    )
+    .primary(spans.1, format!("`{higher_rule}` decides the higher label"))
+    .secondary(spans.0, format!("`{rule}` decides the lower label"))
+    .note(format!("at: {example}"))
+    .note("actions ordered from most to least disclosing: allow > rewrite > shadow, defer > block")
+    .help(format!("check that `{higher_rule}` is meant to treat `{to}` more leniently than `{rule}` treats `{from}`"))
+}
+
+/// `W0602`: a rule that decides no point.
+pub(crate) fn unreachable_rule(rule: &str, span: Span) -> Diagnostic {
+    Diagnostic::new(Code::W0602, format!("rule `{rule}` decides no event"))
+        .primary(span, "every event this rule matches is decided by an earlier rule")
+        .help("remove the rule, or move it before the rules that pre-empt it")
+}

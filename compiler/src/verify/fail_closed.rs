@@ -1,0 +1,62 @@
+//! Fail-closed: a `<missing>` label, an `<unknown>` tool or an `<unknown>`
+//! destination must end in DEFER or BLOCK.
+//!
+//! A prefix that fixes such a dimension to its `<missing>`/`<unknown>`
+//! value, or leaves it free, contains such points; no cell below it may
+//! disclose.
+//! SHADOW counts as disclosing here: for an unknown tool there is no
+//! substitute to run, and for a missing label nothing says the substitute
+//! may see the value.
+
+use std::collections::BTreeMap;
+
+use super::{cubes, errors, point, Cx};
+use crate::diagnostics::Diagnostic;
+use stpc_runtime::Action;
+
+pub(crate) fn check(cx: &Cx<'_>, prefixes: &[cubes::Prefix], below: &mut cubes::Below, out: &mut Vec<Diagnostic>) {
+    let t = cx.t;
+    let cases = [
+        (point::TOOL, t.tools.len(), "a tool the contract does not know (`<unknown>`)"),
+        (point::DEST, t.destinations.len(), "a destination the contract does not know (`<unknown>`)"),
+        (point::ARG, t.lattices.args.labels.len(), "arguments without a label (`<missing>`)"),
+        (point::DLABEL, t.lattices.destination.labels.len(), "a destination without a label (`<missing>`)"),
+    ];
+    let mut found: BTreeMap<(u32, usize), String> = BTreeMap::new();
+    for prefix in prefixes {
+        for c in below.cells(t, prefix.node) {
+            let Some(cell) = t.cells.get(c as usize) else { continue };
+            if matches!(cell.action, Action::Defer | Action::Block) {
+                continue;
+            }
+            for (case, (dim, value, _)) in cases.iter().enumerate() {
+                let Ok(value) = u32::try_from(*value) else { continue };
+                let hit = match prefix.coords.get(*dim) {
+                    Some(None) => true,
+                    Some(Some(v)) => *v == value,
+                    None => false,
+                };
+                if !hit || found.contains_key(&(cell.rule_id, case)) {
+                    continue;
+                }
+                let mut p = prefix.coords.clone();
+                if let Some(slot) = p.get_mut(*dim) {
+                    *slot = Some(value);
+                }
+                // A declared destination never has a missing label (A2).
+                if !cubes::feasible(t, &p) {
+                    continue;
+                }
+                if let Some(path) = cubes::path_to(t, prefix.node, c, &p) {
+                    found.insert((cell.rule_id, case), point::render(t, &path));
+                }
+            }
+        }
+    }
+    for ((rule, case), example) in found {
+        let (name, span) = cx.rule(rule);
+        let action = cx.c.rules.get(rule as usize).map_or("?", |r| r.action.keyword());
+        let what = cases.get(case).map_or("?", |c| c.2);
+        out.push(errors::not_fail_closed(&name, action, what, span, &example));
+    }
+}

@@ -1,0 +1,225 @@
+//! Verification: the compiled table, checked exhaustively against the
+//! contract's promises before it is written.
+//!
+//! Consumes the sealed `Table` (and the `hir` contract, only for rule names
+//! and spans) and reports:
+//!
+//! - `E0604` unless the table is a total, deterministic function of the
+//!   domain (structure: every index in range, one child per value, children
+//!   test later dimensions, so each point follows exactly one path to one
+//!   leaf; and, for domains under [`ENUMERATION_LIMIT`] points, by
+//!   evaluating every point);
+//! - `E0601`/`E0602` for any point whose cell lets a label at or above a
+//!   forbidden cut reach an observer the cut names (Theorem 1; the model of
+//!   each action is in `soundness`), with the counterexample event and the
+//!   observer;
+//! - `E0603` for any point with a `<missing>` label, an `<unknown>` tool or
+//!   an `<unknown>` destination whose action is not DEFER or BLOCK;
+//! - `W0601` where raising a label makes the action more disclosing
+//!   (`monotone`), and `W0602` for rules that decide no point.
+//!
+//! Why over the table and not over the rules: the table is what the runtime
+//! runs, so checking it also checks lowering, and the domain is finite, so
+//! "every point" is a loop, not a proof obligation. The loop is over diagram
+//! prefixes paired with the cells below them (see `cubes`), expanding only
+//! the dimensions a check reads, so its cost follows the diagram's size
+//! rather than the product of every dimension. Points are restricted to the
+//! feasible ones under A2: a declared destination has its declared label.
+
+mod cubes;
+mod errors;
+mod fail_closed;
+mod monotone;
+mod point;
+mod soundness;
+
+use std::collections::BTreeMap;
+
+use crate::diagnostics::{Code, Diagnostic, Diagnostics};
+use crate::hir;
+use crate::lower::rule_name;
+use crate::source::Span;
+use stpc_runtime::table::{DimensionKind, Subject, Table};
+
+/// Domains up to this many points are also verified point by point.
+pub const ENUMERATION_LIMIT: u128 = 2_000_000;
+
+/// Verifies a lowered table against its contract, reporting into
+/// `diagnostics`.
+pub fn verify(contract: &hir::Contract, table: &Table, diagnostics: &mut Diagnostics) {
+    let already: Vec<Span> =
+        diagnostics.iter().filter(|d| d.code == Code::W0002).filter_map(Diagnostic::primary_span).collect();
+    let cx = Cx { t: table, c: contract };
+    let mut out = Vec::new();
+    match cubes::structure(table) {
+        Ok(()) => {
+            enumerate(&cx, &mut out);
+            let prefixes = cubes::prefixes(table, point::CONF);
+            let mut below = cubes::Below::default();
+            soundness_pass(&cx, &prefixes, &mut below, &mut out);
+            fail_closed::check(&cx, &prefixes, &mut below, &mut out);
+            monotone::check(&cx, &mut out);
+            unreachable(&cx, &already, &mut out);
+        }
+        Err(defect) => out.push(errors::not_total(&contract.name, &describe(&defect), contract.span)),
+    }
+    diagnostics.extend(out);
+}
+
+/// What the checks share.
+pub(crate) struct Cx<'a> {
+    pub(crate) t: &'a Table,
+    pub(crate) c: &'a hir::Contract,
+}
+
+impl Cx<'_> {
+    /// A rule's display name and span (the contract's span if out of range).
+    pub(crate) fn rule(&self, id: u32) -> (String, Span) {
+        match self.c.rules.get(id as usize) {
+            Some(r) => (rule_name(r, id as usize), r.span),
+            None => (format!("rule#{}", u64::from(id) + 1), self.c.span),
+        }
+    }
+}
+
+fn describe(d: &cubes::Defect) -> String {
+    match d {
+        cubes::Defect::Dangling(what) => format!("{what} does not exist"),
+        cubes::Defect::Arity(n) => format!("node {n} does not have one child per value"),
+        cubes::Defect::Unordered(n) => format!("node {n} has a child that tests an earlier dimension"),
+    }
+}
+
+/// Totality by enumeration, for small domains: every point reaches a cell.
+fn enumerate(cx: &Cx<'_>, out: &mut Vec<Diagnostic>) {
+    let sizes = cubes::sizes(cx.t);
+    let total: u128 = sizes.iter().map(|s| *s as u128).product();
+    if total > ENUMERATION_LIMIT {
+        return;
+    }
+    let all: Vec<usize> = (0..sizes.len()).collect();
+    let free = vec![None; sizes.len()];
+    let mut bad = None;
+    // Every point, feasible or not: the runtime must place each one.
+    cubes::expand(cx.t, &free, &all, true, &mut |p| {
+        if bad.is_some() {
+            return;
+        }
+        let coords: Vec<u32> = p.iter().map(|v| v.unwrap_or(0)).collect();
+        let ok = stpc_runtime::Point::new(&coords)
+            .and_then(|pt| cx.t.evaluate_index(&pt))
+            .is_some_and(|c| (c as usize) < cx.t.cells.len());
+        if !ok {
+            bad = Some(coords);
+        }
+    });
+    if let Some(p) = bad {
+        out.push(errors::not_total(&cx.c.name, &format!("point {p:?} reaches no cell"), cx.c.span));
+    }
+}
+
+#[derive(Default)]
+struct Found {
+    observers: Vec<String>,
+    label: Option<u32>,
+    rewritten: bool,
+    example: String,
+    promoted: bool,
+}
+
+/// Runs the soundness model on every feasible point and reports one
+/// diagnostic per (rule, cut, substitute).
+fn soundness_pass(cx: &Cx<'_>, prefixes: &[cubes::Prefix], below: &mut cubes::Below, out: &mut Vec<Diagnostic>) {
+    let t = cx.t;
+    let dims = [point::TOOL, point::DEST, point::ARG, point::DLABEL];
+    let committed = t.committed_mode();
+    let top = match t.dimensions.get(point::CONF).map(|d| &d.kind) {
+        Some(DimensionKind::Confidence { cuts }) => cuts.iter().take_while(|c| 1.0 >= **c).count(),
+        _ => 0,
+    };
+    let mut found: BTreeMap<(u32, Option<usize>, Option<u32>), Found> = BTreeMap::new();
+    for prefix in prefixes {
+        for c in below.cells(t, prefix.node) {
+            let Some(cell) = t.cells.get(c as usize) else { continue };
+            if matches!(cell.action, stpc_runtime::Action::Defer | stpc_runtime::Action::Block) {
+                continue;
+            }
+            cubes::expand(t, &prefix.coords, &dims, false, &mut |p| {
+                let e = point::Event::of(t, p);
+                for leak in soundness::leaks(t, &e, cell) {
+                    let entry = found.entry((cell.rule_id, leak.cut, leak.substitute)).or_insert_with(|| {
+                        let path = cubes::path_to(t, prefix.node, c, p).unwrap_or_else(|| p.to_vec());
+                        let mode = path.get(point::MODE).copied().flatten();
+                        let conf = path.get(point::CONF).copied().flatten().map(|v| v as usize);
+                        Found {
+                            label: leak.label,
+                            rewritten: leak.rewritten,
+                            example: point::render(t, &path),
+                            promoted: mode.is_some() && mode == committed && conf.is_none_or(|c| c == top),
+                            ..Found::default()
+                        }
+                    });
+                    let name = t.observers.get(leak.observer as usize).map_or("?", |o| o.name.as_str()).to_owned();
+                    if !entry.observers.contains(&name) {
+                        entry.observers.push(name);
+                    }
+                }
+            });
+        }
+    }
+    for ((rule, cut, sub), f) in found {
+        let (name, span) = cx.rule(rule);
+        let action = cx.c.rules.get(rule as usize).map_or("?", |r| r.action.keyword());
+        let d = match (cut.and_then(|i| t.forbid.get(i).map(|c| (i, c))), sub) {
+            (Some((i, c)), None) => {
+                let (subject, lattice) = match c.subject {
+                    Subject::Args => ("args", &t.lattices.args),
+                    Subject::Destination => ("destination", &t.lattices.destination),
+                };
+                let label = f.label.and_then(|l| lattice.label_name(l)).unwrap_or("?");
+                let leak = errors::Leak {
+                    rule: &name,
+                    action,
+                    subject,
+                    label,
+                    cut: lattice.label_name(c.label).unwrap_or("?"),
+                    observers: &f.observers,
+                    rewritten: f.rewritten,
+                };
+                let cut_span = cx.c.forbids.get(i).map(|f| f.span);
+                errors::leak(&leak, span, cut_span, &f.example)
+            }
+            (cut, Some(s)) => {
+                let sub = t.substitutes.get(s as usize).map_or("?", |s| s.name.as_str());
+                let why = match cut {
+                    None => "the substitute is observed by an external observer, so SHADOW discloses the call".to_owned(),
+                    Some((_, c)) => {
+                        let lattice = if c.subject == Subject::Args { &t.lattices.args } else { &t.lattices.destination };
+                        format!("the substitute's observer is named by the cut `>= {}`", lattice.label_name(c.label).unwrap_or("?"))
+                    }
+                };
+                let observer = f.observers.first().map_or("?", String::as_str);
+                errors::shadow_leak(&name, sub, observer, &why, span, &f.example)
+            }
+            (None, None) => continue,
+        };
+        let d = if f.promoted {
+            d.note("a deferred speculative event with these labels gets the same cell when its branch is promoted (re-decided as `committed` with confidence 1.0)")
+        } else {
+            d
+        };
+        out.push(d);
+    }
+}
+
+/// `W0602` for rules no cell comes from, unless the checker's `W0002`
+/// already named them.
+fn unreachable(cx: &Cx<'_>, already: &[Span], out: &mut Vec<Diagnostic>) {
+    for (i, rule) in cx.c.rules.iter().enumerate() {
+        let id = u32::try_from(i).unwrap_or(u32::MAX);
+        if cx.t.cells.iter().any(|c| c.rule_id == id) || already.contains(&rule.span) {
+            continue;
+        }
+        out.push(errors::unreachable_rule(&rule_name(rule, i), rule.span));
+    }
+}

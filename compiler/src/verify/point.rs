@@ -1,0 +1,108 @@
+//! Points of the domain as events, and their rendering as counterexamples.
+//!
+//! A counterexample is written as the tool call a user would recognise:
+//! `web_search(q: <intent_revealing>) to brave (api.brave.com), mode
+//! speculative, confidence 0.85 (in [0.7, +inf)), destination label public,
+//! budget sensitive_dispatches available`. A dimension the offending path
+//! does not test is shown with its first value: every value gives the same
+//! cell, so the event is as concrete as any other.
+
+use stpc_runtime::table::{DimensionKind, Table};
+
+/// Indices of the fixed dimensions (see `lower::domain`).
+pub(crate) const TOOL: usize = 0;
+pub(crate) const DEST: usize = 1;
+pub(crate) const MODE: usize = 2;
+pub(crate) const ARG: usize = 3;
+pub(crate) const DLABEL: usize = 4;
+pub(crate) const CONF: usize = 5;
+
+/// A point with the table's meaning of each coordinate.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Event {
+    /// Tool index; `None` is `<unknown>`.
+    pub(crate) tool: Option<u32>,
+    /// Destination index; `None` is `<unknown>`.
+    pub(crate) dest: Option<u32>,
+    /// Joined argument label; `None` is `<missing>`.
+    pub(crate) arg: Option<u32>,
+    /// Destination label; `None` is `<missing>`.
+    pub(crate) dlabel: Option<u32>,
+}
+
+impl Event {
+    /// Reads the fixed dimensions of `coords` (free ones count as value 0).
+    pub(crate) fn of(t: &Table, coords: &[Option<u32>]) -> Event {
+        let at = |d: usize| coords.get(d).copied().flatten().unwrap_or(0);
+        let known = |v: u32, n: usize| ((v as usize) < n).then_some(v);
+        let dest = known(at(DEST), t.destinations.len());
+        // A free destination label of a declared destination is its declared label (A2).
+        let declared = dest.and_then(|d| t.destinations.get(d as usize)).map(|d| d.label);
+        let dlabel = match (coords.get(DLABEL).copied().flatten(), declared) {
+            (None, Some(l)) => Some(l),
+            _ => known(at(DLABEL), t.lattices.destination.labels.len()),
+        };
+        Event { tool: known(at(TOOL), t.tools.len()), dest, arg: known(at(ARG), t.lattices.args.labels.len()), dlabel }
+    }
+}
+
+/// A readable confidence inside interval `i` of the cuts, clipped to [0, 1].
+pub(crate) fn confidence_in(cuts: &[f64], i: usize) -> f64 {
+    let lo = i.checked_sub(1).and_then(|j| cuts.get(j)).copied().unwrap_or(0.0).max(0.0);
+    let hi = cuts.get(i).copied().unwrap_or(1.0).min(1.0);
+    if lo >= hi {
+        lo
+    } else if i == cuts.len() && hi == 1.0 {
+        // The top interval: a round value, 1.0 when nothing above is cut.
+        if lo == 0.0 { 1.0 } else { ((lo + hi) / 2.0 * 100.0).round() / 100.0 }
+    } else {
+        ((lo + hi) / 2.0 * 100.0).floor() / 100.0
+    }
+}
+
+/// A label as shown in a counterexample: `<sensitive>`, or `<missing>`.
+fn shown(label: &str) -> String {
+    if label.starts_with('<') { label.to_owned() } else { format!("<{label}>") }
+}
+
+/// The tool call and its context, for a note.
+pub(crate) fn render(t: &Table, coords: &[Option<u32>]) -> String {
+    let at = |d: usize| coords.get(d).copied().flatten().unwrap_or(0);
+    let value = |d: usize| t.dimensions.get(d).and_then(|x| x.values.get(at(d) as usize)).map_or("?", String::as_str);
+    let e = Event::of(t, coords);
+    let arg = shown(value(ARG));
+    let call = match e.tool.and_then(|i| t.tools.get(i as usize)) {
+        Some(tool) => match tool.args.first() {
+            Some(f) => format!("`{}({}: {arg})`", tool.name, f.name),
+            None => format!("`{}()` (argument label {arg})", tool.name),
+        },
+        None => format!("a call to an `<unknown>` tool with arguments labelled {arg}"),
+    };
+    let dest = match e.dest.and_then(|i| t.destinations.get(i as usize)) {
+        Some(d) => format!("`{}` ({})", d.name, d.address.value),
+        None => "an `<unknown>` destination".to_owned(),
+    };
+    let mut s = format!("{call} to {dest}, mode `{}`", value(MODE));
+    if let Some(DimensionKind::Confidence { cuts }) = t.dimensions.get(CONF).map(|d| &d.kind) {
+        if !cuts.is_empty() {
+            let i = at(CONF) as usize;
+            s.push_str(&format!(", confidence {} (in {})", confidence_in(cuts, i), value(CONF)));
+        }
+    }
+    let dlabel = match e.dlabel {
+        Some(l) => t.lattices.destination.label_name(l).unwrap_or("?"),
+        None => value(DLABEL),
+    };
+    s.push_str(&format!(", destination label {}", shown(dlabel)));
+    for (d, dim) in t.dimensions.iter().enumerate().skip(CONF + 1) {
+        match &dim.kind {
+            DimensionKind::Budget { budget } => {
+                let name = t.budgets.get(*budget as usize).map_or("?", |b| b.name.as_str());
+                s.push_str(&format!(", budget `{name}` {}", value(d)));
+            }
+            DimensionKind::FieldLabel { field } => s.push_str(&format!(", field `{field}` labelled {}", shown(value(d)))),
+            _ => {}
+        }
+    }
+    s
+}

@@ -1,0 +1,355 @@
+//! The comparison: many policies over one frontier, the adversaries on each
+//! observer's view, bootstrap intervals, paired sign tests against the
+//! baseline, the Gate τ sweep and the channel ablation.
+//!
+//! Every policy replays the same frontier (a paired design: the same task
+//! and seed under every policy); the unit of resampling is the task. The
+//! adversary sees `O_i(S)` by default ([`View::Issued`], what the observer
+//! actually holds, as in the paper) or only `Δ_i` ([`View::Delta`]).
+//!
+//! A Gate sweep is a list of `(τ, table)`: the caller (the CLI) recompiles
+//! the gate contract per τ, so this crate never needs the compiler.
+
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+use stpc_runtime::Table;
+
+use crate::adversary::{keyword, tfidf, view_tokens, Adversary, ChannelMask, NaiveBayes};
+use crate::frontier::{Frontier, FrontierStats};
+use crate::replay::{Contract, ReplayError, ReplayMode, ReplayOptions};
+use crate::report::{replay_traces, summarize, ReplayReport};
+use crate::stats::{bootstrap_mean, paired, Estimate, Paired, RESAMPLES, SEED};
+use crate::trace::{Observer, TaskTrace};
+
+/// What the adversary sees of an observer.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum View {
+    /// `O_i(S)`: everything the observer recorded.
+    #[default]
+    Issued,
+    /// `Δ_i` only.
+    Delta,
+}
+
+/// Options of [`evaluate`].
+#[derive(Clone, Debug)]
+pub struct EvalOptions {
+    /// Baseline policy name for paired deltas and naive-Bayes training.
+    pub baseline: String,
+    /// Observers to attack.
+    pub observers: Vec<Observer>,
+    /// Adversaries.
+    pub adversaries: Vec<Adversary>,
+    /// View.
+    pub view: View,
+    /// Bootstrap resamples.
+    pub resamples: usize,
+    /// Bootstrap seed.
+    pub seed: u64,
+    /// Add a `no_spec` policy (committed-only replay through the baseline's
+    /// table) when no policy of that name is given.
+    pub add_no_spec: bool,
+    /// Gate sweep: `(τ, table)` pairs.
+    pub gate_sweep: Vec<(f64, Table)>,
+    /// Label-noise rates (needs a runtime hook; refused today).
+    pub noise_rates: Vec<f64>,
+    /// Noise seed.
+    pub noise_seed: u64,
+    /// Run the channel ablation on the baseline's provider view.
+    pub channel_ablation: bool,
+    /// Include per-task summaries in the replay reports.
+    pub per_task: bool,
+    /// Progress bar on stderr (only when it is a terminal).
+    pub progress: bool,
+}
+
+impl Default for EvalOptions {
+    fn default() -> Self {
+        EvalOptions {
+            baseline: "naive".to_owned(),
+            observers: Observer::ALL.to_vec(),
+            adversaries: Adversary::ALL.to_vec(),
+            view: View::Issued,
+            resamples: RESAMPLES,
+            seed: SEED,
+            add_no_spec: true,
+            gate_sweep: Vec::new(),
+            noise_rates: Vec::new(),
+            noise_seed: 1,
+            channel_ablation: true,
+            per_task: false,
+            progress: false,
+        }
+    }
+}
+
+/// Recovery of one (policy, observer, adversary).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RecoveryRow {
+    /// Policy.
+    pub policy: String,
+    /// Observer.
+    pub observer: Observer,
+    /// Adversary.
+    pub adversary: Adversary,
+    /// Share of tasks whose label was recovered.
+    pub recovery: Estimate,
+    /// Paired against the baseline (absent for the baseline itself).
+    pub vs_baseline: Option<Paired>,
+}
+
+/// One τ of the Gate sweep (provider view).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GateRow {
+    /// Threshold.
+    pub tau: f64,
+    /// External dispatches per task.
+    pub calls_per_task: f64,
+    /// Ghost-call rate.
+    pub ghost_call_rate: f64,
+    /// Mean `|Δ_provider|` per task.
+    pub delta_per_task: f64,
+    /// Recovery per adversary, paired against the baseline.
+    pub recovery: Vec<RecoveryRow>,
+}
+
+/// One row of the channel ablation.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ChannelRow {
+    /// Channels seen.
+    pub channels: String,
+    /// Adversary.
+    pub adversary: Adversary,
+    /// Recovery.
+    pub recovery: Estimate,
+}
+
+/// The whole evaluation.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct EvalReport {
+    /// Tasks.
+    pub tasks: usize,
+    /// Tasks with a hidden label (the ones scored).
+    pub labeled_tasks: usize,
+    /// The label set.
+    pub labels: Vec<String>,
+    /// Baseline policy.
+    pub baseline: String,
+    /// View.
+    pub view: View,
+    /// Bootstrap resamples.
+    pub resamples: usize,
+    /// Bootstrap seed.
+    pub seed: u64,
+    /// Frontier statistics.
+    pub frontier: FrontierStats,
+    /// Replay summary per policy.
+    pub policies: Vec<ReplayReport>,
+    /// Recovery per policy, observer and adversary.
+    pub recovery: Vec<RecoveryRow>,
+    /// Gate sweep.
+    pub gate_sweep: Vec<GateRow>,
+    /// Channel ablation (baseline, provider).
+    pub channels: Vec<ChannelRow>,
+}
+
+impl EvalReport {
+    /// The recovery row of a (policy, observer, adversary).
+    #[must_use]
+    pub fn row(&self, policy: &str, observer: Observer, adversary: Adversary) -> Option<&RecoveryRow> {
+        self.recovery.iter().find(|r| r.policy == policy && r.observer == observer && r.adversary == adversary)
+    }
+
+    /// The replay summary of a policy.
+    #[must_use]
+    pub fn policy(&self, policy: &str) -> Option<&ReplayReport> {
+        self.policies.iter().find(|p| p.policy == policy)
+    }
+}
+
+/// What can go wrong in an evaluation.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum EvalError {
+    /// A replay failed.
+    #[error(transparent)]
+    Replay(#[from] ReplayError),
+    /// The baseline is not among the policies.
+    #[error("baseline policy `{0}` is not among the policies")]
+    NoBaseline(String),
+    /// Two policies share a name.
+    #[error("policy `{0}` is given twice")]
+    DuplicatePolicy(String),
+}
+
+/// Documents of one observer view for every task.
+fn docs(traces: &[TaskTrace], obs: Observer, view: View, mask: ChannelMask) -> Vec<Vec<String>> {
+    traces
+        .par_iter()
+        .map(|t| {
+            let x = t.exposure(obs);
+            match view {
+                View::Issued => view_tokens(&x.issued, mask),
+                View::Delta => view_tokens(x.delta_records(), mask),
+            }
+        })
+        .collect()
+}
+
+struct Scorer<'a> {
+    labels: &'a [String],
+    truth: Vec<Option<usize>>,
+    groups: Vec<String>,
+}
+
+impl Scorer<'_> {
+    /// 1.0 per labeled task recovered, 0.0 per labeled task missed.
+    fn outcomes(&self, adv: Adversary, docs: &[Vec<String>], nb: Option<&NaiveBayes>) -> Vec<f64> {
+        let preds: Vec<Option<usize>> = match adv {
+            Adversary::Keyword => docs.par_iter().map(|d| keyword(d, self.labels)).collect(),
+            Adversary::Tfidf => tfidf(docs, self.labels),
+            Adversary::NaiveBayes => docs
+                .par_iter()
+                .zip(&self.groups)
+                .map(|(d, g)| nb.and_then(|m| m.predict(d, g)))
+                .collect(),
+        };
+        preds
+            .iter()
+            .zip(&self.truth)
+            .filter_map(|(p, t)| t.map(|t| if *p == Some(t) { 1.0 } else { 0.0 }))
+            .collect()
+    }
+
+    fn train(&self, docs: &[Vec<String>]) -> NaiveBayes {
+        let ex = docs
+            .iter()
+            .zip(&self.truth)
+            .zip(&self.groups)
+            .filter_map(|((d, t), g)| t.map(|t| (d.clone(), t, g.clone())))
+            .collect();
+        NaiveBayes::train(ex, self.labels.len())
+    }
+}
+
+/// Replay every policy over the frontier and score the adversaries.
+///
+/// # Errors
+///
+/// A replay error, a missing baseline, a duplicate policy name, or label
+/// noise requested (the runtime has no label hook yet).
+pub fn evaluate(policies: Vec<(String, Table)>, frontier: &Frontier, opts: &EvalOptions) -> Result<EvalReport, EvalError> {
+    if !opts.noise_rates.is_empty() {
+        // Fail before any work: noise needs a runtime hook (see `replay`).
+        return Err(ReplayError::NoiseUnsupported.into());
+    }
+    let mut contracts: Vec<(Contract, ReplayMode)> = Vec::new();
+    for (name, table) in policies {
+        if contracts.iter().any(|(c, _)| c.name() == name) {
+            return Err(EvalError::DuplicatePolicy(name));
+        }
+        contracts.push((Contract::new(name, table)?, ReplayMode::Speculative));
+    }
+    let base = contracts
+        .iter()
+        .find(|(c, _)| c.name() == opts.baseline)
+        .map(|(c, _)| c.clone())
+        .ok_or_else(|| EvalError::NoBaseline(opts.baseline.clone()))?;
+    if opts.add_no_spec && !contracts.iter().any(|(c, _)| c.name() == "no_spec") {
+        contracts.push((Contract::new("no_spec", base.table().clone())?, ReplayMode::CommittedOnly));
+    }
+    let mut labels: Vec<String> = frontier.tasks.iter().filter_map(|t| t.label.clone()).collect();
+    labels.sort();
+    labels.dedup();
+    let scorer = Scorer {
+        labels: &labels,
+        truth: frontier.tasks.iter().map(|t| t.label.as_ref().and_then(|l| labels.iter().position(|x| x == l))).collect(),
+        groups: frontier.tasks.iter().map(|t| t.group().to_owned()).collect(),
+    };
+    let mut traces: Vec<(String, Vec<TaskTrace>)> = Vec::new();
+    let mut reports = Vec::new();
+    for (c, mode) in &contracts {
+        let ropts = ReplayOptions { mode: *mode, noise: None };
+        let tr = replay_traces(c, frontier, &ropts, opts.progress)?;
+        reports.push(summarize(c.name(), c.table_contract(), &tr, opts.per_task));
+        traces.push((c.name().to_owned(), tr));
+    }
+    let base_traces = traces.iter().find(|(n, _)| *n == opts.baseline).map(|(_, t)| t.as_slice()).unwrap_or(&[]);
+    let mut recovery = Vec::new();
+    for obs in &opts.observers {
+        let base_docs = docs(base_traces, *obs, opts.view, ChannelMask::FULL);
+        let nb = scorer.train(&base_docs);
+        for adv in &opts.adversaries {
+            let base_out = scorer.outcomes(*adv, &base_docs, Some(&nb));
+            for (name, tr) in &traces {
+                let out = if *name == opts.baseline { base_out.clone() } else { scorer.outcomes(*adv, &docs(tr, *obs, opts.view, ChannelMask::FULL), Some(&nb)) };
+                recovery.push(row(name, *obs, *adv, &out, (*name != opts.baseline).then_some(base_out.as_slice()), opts));
+            }
+        }
+    }
+    let gate_sweep = gate_sweep(&scorer, base_traces, frontier, opts)?;
+    let mut channels = Vec::new();
+    if opts.channel_ablation {
+        for mask in [ChannelMask::FULL, ChannelMask::ARGUMENTS, ChannelMask::DESTINATION, ChannelMask::TOOL] {
+            let d = docs(base_traces, Observer::Provider, opts.view, mask);
+            let nb = scorer.train(&d);
+            for adv in &opts.adversaries {
+                let out = scorer.outcomes(*adv, &d, Some(&nb));
+                channels.push(ChannelRow { channels: mask.name().to_owned(), adversary: *adv, recovery: bootstrap_mean(&out, opts.resamples, opts.seed) });
+            }
+        }
+    }
+    Ok(EvalReport {
+        tasks: frontier.tasks.len(),
+        labeled_tasks: scorer.truth.iter().filter(|t| t.is_some()).count(),
+        labels: labels.clone(),
+        baseline: opts.baseline.clone(),
+        view: opts.view,
+        resamples: opts.resamples,
+        seed: opts.seed,
+        frontier: frontier.stats(),
+        policies: reports,
+        recovery,
+        gate_sweep,
+        channels,
+    })
+}
+
+fn row(policy: &str, observer: Observer, adversary: Adversary, out: &[f64], base: Option<&[f64]>, opts: &EvalOptions) -> RecoveryRow {
+    RecoveryRow {
+        policy: policy.to_owned(),
+        observer,
+        adversary,
+        recovery: bootstrap_mean(out, opts.resamples, opts.seed),
+        vs_baseline: base.map(|b| paired(out, b, opts.resamples, opts.seed)),
+    }
+}
+
+fn gate_sweep(scorer: &Scorer<'_>, base_traces: &[TaskTrace], frontier: &Frontier, opts: &EvalOptions) -> Result<Vec<GateRow>, EvalError> {
+    let mut rows = Vec::new();
+    if opts.gate_sweep.is_empty() {
+        return Ok(rows);
+    }
+    let base_docs = docs(base_traces, Observer::Provider, opts.view, ChannelMask::FULL);
+    let nb = scorer.train(&base_docs);
+    for (tau, table) in &opts.gate_sweep {
+        let c = Contract::new(format!("gate@{tau}"), table.clone())?;
+        let tr = replay_traces(&c, frontier, &ReplayOptions::default(), opts.progress)?;
+        let s = summarize(c.name(), c.table_contract(), &tr, false);
+        let d = docs(&tr, Observer::Provider, opts.view, ChannelMask::FULL);
+        let mut rec = Vec::new();
+        for adv in &opts.adversaries {
+            let base_out = scorer.outcomes(*adv, &base_docs, Some(&nb));
+            let out = scorer.outcomes(*adv, &d, Some(&nb));
+            rec.push(row(c.name(), Observer::Provider, *adv, &out, Some(&base_out), opts));
+        }
+        rows.push(GateRow {
+            tau: *tau,
+            calls_per_task: s.calls_per_task,
+            ghost_call_rate: s.ghost_call_rate,
+            delta_per_task: s.observers.iter().find(|o| o.observer == Some(Observer::Provider)).map_or(0.0, |o| o.delta_per_task),
+            recovery: rec,
+        });
+    }
+    Ok(rows)
+}

@@ -1,0 +1,38 @@
+//! `stpc-eval`: replay frozen speculative frontiers through compiled
+//! contracts and measure what each observer learns.
+//!
+//! ```text
+//!  frontier file ──frontier::Frontier::parse──▶ Frontier (tasks, candidates, committed plan)
+//!        (native JSONL, OpenAI, MCP, AgentDojo)        │
+//!                                                       ▼
+//!  Table ──replay::Contract::new──▶ Contract ──replay::replay_task──▶ TaskTrace (S, C)
+//!                                                       │
+//!                      trace::TaskTrace::exposure ──▶ O_i(S), O_i(C), Δ_i per observer
+//!                                                       │
+//!            report::summarize ──▶ ReplayReport    evaluate ──▶ EvalReport
+//!                                  (calls, ghosts, Δ)    (adversaries, bootstrap, sign test,
+//!                                                         Gate sweep, channel ablation)
+//!                                                       │
+//!                                   render ──▶ JSON, Markdown, SVG (Figure 2)
+//! ```
+//!
+//! The crate depends on `stpc-runtime` only, and only in [`replay`]; the
+//! compiler's CLI passes compiled tables in.
+
+pub mod adapters;
+pub mod adversary;
+pub mod corpus;
+pub mod evaluate;
+pub mod frontier;
+pub mod render;
+pub mod replay;
+pub mod report;
+pub mod stats;
+pub mod trace;
+
+pub use frontier::{AdapterOptions, Candidate, Commit, Format, Frontier, FrontierError, Task};
+pub use replay::{Contract, LabelNoise, ReplayError, ReplayMode, ReplayOptions};
+pub use trace::{Act, Dispatch, Observer, TaskTrace};
+pub use adversary::{Adversary, ChannelMask};
+pub use evaluate::{evaluate, EvalError, EvalOptions, EvalReport, View};
+pub use report::{replay, ReplayReport};

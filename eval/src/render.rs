@@ -1,0 +1,232 @@
+//! Renderers: JSON (serde), Markdown tables, and the paper's Figure 2 as a
+//! hand-written SVG (per policy, recovery delta against the baseline with
+//! 95 % bootstrap whiskers, one marker per adversary). A plotting crate
+//! would pull in fonts and rasterizers for a dozen lines and circles.
+
+use std::fmt::Write as _;
+
+use crate::adversary::Adversary;
+use crate::evaluate::EvalReport;
+use crate::report::ReplayReport;
+use crate::stats::Estimate;
+use crate::trace::Observer;
+
+/// Pretty JSON of any report.
+///
+/// # Errors
+///
+/// Serialization failed (a non-finite number).
+pub fn json<T: serde::Serialize>(report: &T) -> Result<String, serde_json::Error> {
+    serde_json::to_string_pretty(report)
+}
+
+fn ci(e: &Estimate) -> String {
+    format!("{:.3} [{:.3}, {:.3}]", e.mean, e.lo, e.hi)
+}
+
+fn signed_ci(e: &Estimate) -> String {
+    format!("{:+.3} [{:+.3}, {:+.3}]", e.mean, e.lo, e.hi)
+}
+
+fn p(p: f64) -> String {
+    if p < 0.0001 {
+        "<0.0001".to_owned()
+    } else {
+        format!("{p:.4}")
+    }
+}
+
+/// Markdown for one replay.
+#[must_use]
+pub fn replay_markdown(r: &ReplayReport) -> String {
+    let mut s = String::new();
+    let _ = writeln!(s, "## Replay: `{}` (contract `{}`)\n", r.policy, r.contract);
+    let _ = writeln!(s, "| tasks | candidates | speculative | calls/task | committed calls/task | ghost calls | ghost-call rate | abandoned rate |");
+    let _ = writeln!(s, "|---:|---:|---:|---:|---:|---:|---:|---:|");
+    let _ = writeln!(
+        s,
+        "| {} | {} | {} | {:.2} | {:.2} | {} | {:.3} | {:.3} |\n",
+        r.tasks, r.candidates, r.speculative, r.calls_per_task, r.committed_calls_per_task, r.ghost_calls, r.ghost_call_rate, r.abandoned_rate
+    );
+    let dec: Vec<String> = r.decisions.iter().map(|(k, v)| format!("{k} {v}")).collect();
+    let _ = writeln!(s, "Decisions at issue: {}\n", dec.join(", "));
+    let _ = writeln!(s, "| observer | O(S) | O(C) | Δ | Δ/task | tasks exposed | pre-commit | leaked labels |");
+    let _ = writeln!(s, "|---|---:|---:|---:|---:|---:|---:|---|");
+    for o in &r.observers {
+        let labels: Vec<String> = o.leaked_labels.iter().map(|(k, v)| format!("{k} {v}")).collect();
+        let _ = writeln!(
+            s,
+            "| {} | {} | {} | {} | {:.2} | {:.3} | {} | {} |",
+            o.observer.map_or("?", Observer::as_str),
+            o.issued,
+            o.committed,
+            o.delta,
+            o.delta_per_task,
+            o.tasks_exposed,
+            o.precommit,
+            labels.join(", ")
+        );
+    }
+    s
+}
+
+/// Markdown for an evaluation.
+#[must_use]
+pub fn eval_markdown(r: &EvalReport) -> String {
+    let mut s = String::new();
+    let f = &r.frontier;
+    let _ = writeln!(s, "# Evaluation\n");
+    let _ = writeln!(
+        s,
+        "{} tasks ({} labeled; labels: {}). Frontier: median {} candidates (range {}–{}), abandoned rate {:.3}, mean confidence {:.2}. Adversaries see {}; 95 % bootstrap intervals over {} resamples (seed {}); paired deltas against `{}` with a two-sided exact sign test.\n",
+        r.tasks,
+        r.labeled_tasks,
+        r.labels.join(", "),
+        f.median_candidates,
+        f.min_candidates,
+        f.max_candidates,
+        f.abandoned_rate,
+        f.mean_confidence,
+        match r.view {
+            crate::evaluate::View::Issued => "each observer's full record O_i(S)",
+            crate::evaluate::View::Delta => "only the marginal exposure Δ_i",
+        },
+        r.resamples,
+        r.seed,
+        r.baseline
+    );
+    let observers: Vec<Observer> = {
+        let mut v: Vec<Observer> = r.recovery.iter().map(|x| x.observer).collect();
+        v.dedup();
+        v.sort();
+        v.dedup();
+        v
+    };
+    let advs: Vec<Adversary> = {
+        let mut v: Vec<Adversary> = r.recovery.iter().map(|x| x.adversary).collect();
+        v.sort();
+        v.dedup();
+        v
+    };
+    let _ = writeln!(s, "## Policies\n");
+    let _ = writeln!(s, "| policy | calls/task | ghost-call rate | Δ provider/task | Δ runtime log/task |");
+    let _ = writeln!(s, "|---|---:|---:|---:|---:|");
+    for pr in &r.policies {
+        let d = |o: Observer| pr.observers.iter().find(|x| x.observer == Some(o)).map_or(0.0, |x| x.delta_per_task);
+        let _ = writeln!(s, "| {} | {:.2} | {:.3} | {:.2} | {:.2} |", pr.policy, pr.calls_per_task, pr.ghost_call_rate, d(Observer::Provider), d(Observer::RuntimeLog));
+    }
+    for o in observers {
+        let _ = writeln!(s, "\n## Recovery from the {} view\n", o.as_str());
+        let _ = writeln!(s, "| policy | adversary | recovery [95 % CI] | Δ vs {} [95 % CI] | higher / lower | sign p |", r.baseline);
+        let _ = writeln!(s, "|---|---|---:|---:|---:|---:|");
+        for pr in &r.policies {
+            for a in &advs {
+                let Some(row) = r.row(&pr.policy, o, *a) else { continue };
+                let (d, hl, pv) = match &row.vs_baseline {
+                    Some(x) => (signed_ci(&x.delta), format!("{} / {}", x.higher, x.lower), p(x.p)),
+                    None => ("(reference)".to_owned(), "–".to_owned(), "–".to_owned()),
+                };
+                let _ = writeln!(s, "| {} | {} | {} | {} | {} | {} |", pr.policy, a.as_str(), ci(&row.recovery), d, hl, pv);
+            }
+        }
+    }
+    if !r.gate_sweep.is_empty() {
+        let _ = writeln!(s, "\n## Gate τ sweep (provider)\n");
+        let _ = writeln!(s, "| τ | calls/task | ghost-call rate | Δ/task | adversary | recovery [95 % CI] | Δ vs {} | sign p |", r.baseline);
+        let _ = writeln!(s, "|---:|---:|---:|---:|---|---:|---:|---:|");
+        for g in &r.gate_sweep {
+            for row in &g.recovery {
+                let (d, pv) = row.vs_baseline.as_ref().map_or(("–".to_owned(), "–".to_owned()), |x| (signed_ci(&x.delta), p(x.p)));
+                let _ = writeln!(s, "| {} | {:.2} | {:.3} | {:.2} | {} | {} | {} | {} |", g.tau, g.calls_per_task, g.ghost_call_rate, g.delta_per_task, row.adversary.as_str(), ci(&row.recovery), d, pv);
+            }
+        }
+    }
+    if !r.channels.is_empty() {
+        let _ = writeln!(s, "\n## Channel ablation ({}, provider)\n", r.baseline);
+        let _ = writeln!(s, "| channels | adversary | recovery [95 % CI] |");
+        let _ = writeln!(s, "|---|---|---:|");
+        for c in &r.channels {
+            let _ = writeln!(s, "| {} | {} | {} |", c.channels, c.adversary.as_str(), ci(&c.recovery));
+        }
+    }
+    s
+}
+
+fn esc(s: &str) -> String {
+    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+}
+
+const COLORS: [&str; 3] = ["#1b9e77", "#d95f02", "#7570b3"];
+
+/// Figure 2: paired recovery deltas against the baseline for one observer.
+#[must_use]
+pub fn figure2_svg(r: &EvalReport, observer: Observer) -> String {
+    let advs: Vec<Adversary> = {
+        let mut v: Vec<Adversary> = r.recovery.iter().filter(|x| x.observer == observer).map(|x| x.adversary).collect();
+        v.sort();
+        v.dedup();
+        v
+    };
+    let policies: Vec<&str> = r.policies.iter().map(|p| p.policy.as_str()).filter(|p| *p != r.baseline).collect();
+    let rows: Vec<(usize, usize, Estimate)> = policies
+        .iter()
+        .enumerate()
+        .flat_map(|(pi, pol)| {
+            advs.iter().enumerate().filter_map(move |(ai, a)| {
+                r.row(pol, observer, *a).and_then(|x| x.vs_baseline.map(|v| (pi, ai, v.delta)))
+            })
+        })
+        .collect();
+    let extent = rows.iter().map(|(_, _, e)| e.lo.abs().max(e.hi.abs())).fold(0.1f64, f64::max);
+    let m = (extent * 10.0).ceil() / 10.0;
+    let (left, right, top, row_h) = (150.0, 30.0, 70.0, 30.0);
+    let width = 720.0;
+    let plot_w = width - left - right;
+    let height = top + row_h * policies.len() as f64 + 50.0;
+    let x = |v: f64| left + (v + m) / (2.0 * m) * plot_w;
+    let mut s = String::new();
+    let _ = writeln!(s, r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="12">"#);
+    let _ = writeln!(s, r#"<rect width="100%" height="100%" fill="white"/>"#);
+    let _ = writeln!(
+        s,
+        r#"<text x="{}" y="20" text-anchor="middle" font-size="14">Recovery Δ vs {} ({} view), 95 % bootstrap CI</text>"#,
+        width / 2.0,
+        esc(&r.baseline),
+        observer.as_str()
+    );
+    for (ai, a) in advs.iter().enumerate() {
+        let lx = left + ai as f64 * 140.0;
+        let c = COLORS.get(ai % COLORS.len()).copied().unwrap_or("black");
+        let _ = writeln!(s, r#"<circle cx="{lx}" cy="40" r="4" fill="{c}"/><text x="{}" y="44">{}</text>"#, lx + 8.0, a.as_str());
+    }
+    let bottom = top + row_h * policies.len() as f64;
+    let _ = writeln!(s, r##"<line x1="{0}" y1="{1}" x2="{0}" y2="{bottom}" stroke="#888" stroke-dasharray="4 3"/>"##, x(0.0), top - 10.0);
+    let _ = writeln!(s, r##"<line x1="{left}" y1="{bottom}" x2="{}" y2="{bottom}" stroke="#000"/>"##, left + plot_w);
+    let steps = (m / 0.1).round() as i64;
+    let stride = if steps > 5 { 2 } else { 1 };
+    for k in (-steps..=steps).step_by(stride) {
+        let v = k as f64 * 0.1;
+        let _ = writeln!(s, r##"<line x1="{0}" y1="{bottom}" x2="{0}" y2="{1}" stroke="#000"/><text x="{0}" y="{2}" text-anchor="middle">{v:+.1}</text>"##, x(v), bottom + 4.0, bottom + 18.0);
+    }
+    let _ = writeln!(s, r#"<text x="{}" y="{}" text-anchor="middle">recovery − {} recovery</text>"#, left + plot_w / 2.0, bottom + 38.0, esc(&r.baseline));
+    for (pi, pol) in policies.iter().enumerate() {
+        let y = top + row_h * pi as f64 + row_h / 2.0;
+        let _ = writeln!(s, r#"<text x="{}" y="{}" text-anchor="end">{}</text>"#, left - 10.0, y + 4.0, esc(pol));
+    }
+    let n = advs.len().max(1) as f64;
+    for (pi, ai, e) in &rows {
+        let c = COLORS.get(ai % COLORS.len()).copied().unwrap_or("black");
+        let y = top + row_h * *pi as f64 + row_h / 2.0 + (*ai as f64 - (n - 1.0) / 2.0) * 7.0;
+        let _ = writeln!(
+            s,
+            r#"<line x1="{0:.1}" y1="{y:.1}" x2="{1:.1}" y2="{y:.1}" stroke="{c}"/><line x1="{0:.1}" y1="{2:.1}" x2="{0:.1}" y2="{3:.1}" stroke="{c}"/><line x1="{1:.1}" y1="{2:.1}" x2="{1:.1}" y2="{3:.1}" stroke="{c}"/><circle cx="{4:.1}" cy="{y:.1}" r="3.5" fill="{c}"/>"#,
+            x(e.lo),
+            x(e.hi),
+            y - 3.0,
+            y + 3.0,
+            x(e.mean)
+        );
+    }
+    s.push_str("</svg>\n");
+    s
+}

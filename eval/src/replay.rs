@@ -1,0 +1,399 @@
+//! Replay: every task of a frontier through the runtime monitor.
+//!
+//! This is the only module that touches `stpc-runtime`'s API, so a change
+//! there is a change here only. Per task:
+//!
+//! 1. **S.** `begin_task`; `issue`+`decide` every candidate in order with
+//!    its mode, branch and confidence; dispatch every ticket at once (the
+//!    replay is the embedder: a ticket is sent at issue time); `promote`
+//!    each committed branch in order of first appearance (deferred events
+//!    are re-decided as committed and, when dispatched, sent at commit
+//!    time; shadowed ones are reused or re-issued as their substitute says);
+//!    `abandon` every other branch; `end_task` (which also runs a
+//!    `scrub after commit` audit policy).
+//! 2. **C.** A fresh monitor over the same engine issues only the committed
+//!    plan, each event `committed` with confidence 1.0, committed-mode
+//!    candidates at their issue time and promoted ones at commit time.
+//!
+//! Every substitute the table declares is registered with a stand-in that
+//! returns `{"substitute": name}`: a replay measures what leaves, not what
+//! the substitute answers. The audit sink is a [`MemorySink`] per run.
+//!
+//! **No-Spec** is a contract that defers every speculative event; it needs
+//! no special mode. [`ReplayMode::CommittedOnly`] also offers it as a
+//! replay mode for any contract: S is then C itself.
+//!
+//! **Label noise** needs the monitor to decide on labels the caller
+//! perturbed between labeling and decision. The runtime does not expose
+//! such a hook yet, so [`ReplayOptions::noise`] is refused with
+//! [`ReplayError::NoiseUnsupported`] rather than approximated (see the
+//! book's replay chapter for the hook this needs).
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use serde_json::{json, Value};
+use stpc_runtime::table::{Action, MISSING};
+use stpc_runtime::{Engine, MemorySink, Monitor, Outcome, Promoted, ProposedEvent, Table};
+
+use crate::frontier::Task;
+use crate::trace::{latency_ms, Act, AuditEntry, Dispatch, LogEntry, Run, Sent, TaskTrace, TraceEvent, LOCAL_MS};
+
+/// A contract ready to replay: a name and a compiled engine, shareable
+/// across threads.
+#[derive(Clone)]
+pub struct Contract {
+    name: String,
+    engine: Arc<Engine>,
+}
+
+impl std::fmt::Debug for Contract {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Contract").field("name", &self.name).finish_non_exhaustive()
+    }
+}
+
+impl Contract {
+    /// Compile a table's labeler and lookups once.
+    ///
+    /// # Errors
+    ///
+    /// The runtime refuses the table.
+    pub fn new(name: impl Into<String>, table: Table) -> Result<Contract, ReplayError> {
+        let name = name.into();
+        let engine = Engine::new(Arc::new(table)).map_err(|e| ReplayError::Table { contract: name.clone(), message: e.to_string() })?;
+        Ok(Contract { name, engine: Arc::new(engine) })
+    }
+
+    /// The policy name.
+    #[must_use]
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Whether the audit policy scrubs after commit (Late-Scrub).
+    #[must_use]
+    pub fn scrubs_after_commit(&self) -> bool {
+        self.engine.table().audit.scrub_after_commit
+    }
+
+    /// The table.
+    #[must_use]
+    pub fn table(&self) -> &Table {
+        self.engine.table()
+    }
+
+    /// The contract name inside the table.
+    #[must_use]
+    pub fn table_contract(&self) -> &str {
+        &self.engine.table().contract
+    }
+}
+
+/// How a task is replayed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ReplayMode {
+    /// Issue every candidate (the normal replay).
+    #[default]
+    Speculative,
+    /// Issue only the committed plan (No-Spec as a replay mode).
+    CommittedOnly,
+}
+
+/// False-negative label noise (the paper's Table 10).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LabelNoise {
+    /// Probability of downgrading a sensitive or intent-revealing argument
+    /// field, or a sensitive destination, to public.
+    pub rate: f64,
+    /// Seed.
+    pub seed: u64,
+}
+
+/// Replay options.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct ReplayOptions {
+    /// Replay mode.
+    pub mode: ReplayMode,
+    /// Label noise (needs a runtime hook; see the module docs).
+    pub noise: Option<LabelNoise>,
+}
+
+/// What can go wrong in a replay.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ReplayError {
+    /// The runtime refused the table.
+    #[error("contract `{contract}`: the runtime refused the table: {message}")]
+    Table {
+        /// Policy name.
+        contract: String,
+        /// The runtime's error.
+        message: String,
+    },
+    /// The monitor returned an error.
+    #[error("task `{task}`: monitor error: {message}")]
+    Monitor {
+        /// Task id.
+        task: String,
+        /// The runtime's error.
+        message: String,
+    },
+    /// Label noise needs a runtime hook that does not exist yet.
+    #[error("label noise needs the runtime to decide on caller-perturbed labels (a label hook on the monitor); this runtime has none")]
+    NoiseUnsupported,
+}
+
+fn act(a: Action) -> Act {
+    match a {
+        Action::Allow => Act::Allow,
+        Action::Rewrite => Act::Rewrite,
+        Action::Shadow => Act::Shadow,
+        Action::Defer => Act::Defer,
+        Action::Block => Act::Block,
+    }
+}
+
+/// One run over one monitor: collects sends, log entries and audit records.
+struct Recorder<'a> {
+    engine: &'a Engine,
+    monitor: Monitor,
+    sink: MemorySink,
+    seq: HashMap<u64, usize>,
+    run: Run,
+}
+
+impl<'a> Recorder<'a> {
+    fn new(engine: &'a Arc<Engine>, task: &str, suffix: &str) -> Result<Recorder<'a>, ReplayError> {
+        let sink = MemorySink::new();
+        let mut monitor = Monitor::with_engine(Arc::clone(engine), Box::new(sink.handle()));
+        for s in &engine.table().substitutes {
+            let name = s.name.clone();
+            monitor.register_substitute(s.name.clone(), Box::new(move |_| json!({ "substitute": name })));
+        }
+        monitor.begin_task(format!("{task}{suffix}")).map_err(|e| merr(task, &e))?;
+        Ok(Recorder { engine: engine.as_ref(), monitor, sink, seq: HashMap::new(), run: Run::default() })
+    }
+
+    fn labels(&self, args: &Value, destination: &str) -> (Vec<(String, String)>, String) {
+        let t = self.engine.table();
+        let (fields, _) = self.engine.labeler().label_args(args);
+        let named = fields
+            .into_iter()
+            .map(|(f, l)| (f, t.lattices.args.label_name(l).unwrap_or(MISSING).to_owned()))
+            .collect();
+        let d = self.engine.decider().destination_id(destination);
+        let dl = self.engine.labeler().label_destination(d, destination);
+        (named, t.lattices.destination.label_name(dl).unwrap_or(MISSING).to_owned())
+    }
+
+    /// Handle an outcome; returns the dispatch kind (before promotion).
+    fn outcome(&mut self, index: usize, tool: &str, outcome: Outcome, action: Act, t_ms: u64, task: &str) -> Result<Option<bool>, ReplayError> {
+        match outcome {
+            Outcome::Dispatch(ticket) => {
+                let d = ticket.dispatch();
+                let call = d.call();
+                let args = call.args().clone();
+                let destination = call.destination().to_owned();
+                let (labels, dest_label) = self.labels(&args, &destination);
+                self.run.log.push(LogEntry { index, tool: tool.to_owned(), args: Some(args.clone()), tag: action, t_ms, duration_ms: latency_ms(tool) });
+                self.run.sent.push(Sent { index, tool: tool.to_owned(), destination, dest_label, args, labels, t_ms });
+                self.monitor.complete(d).map_err(|e| merr(task, &e))?;
+                Ok(Some(action == Act::Rewrite))
+            }
+            Outcome::Shadowed(_) | Outcome::Deferred(_) | Outcome::Blocked(_) => Ok(None),
+        }
+    }
+
+    fn log_local(&mut self, index: usize, tool: &str, args: Option<Value>, tag: Act, t_ms: u64) {
+        let duration_ms = if tag == Act::Shadow { LOCAL_MS } else { 0 };
+        self.run.log.push(LogEntry { index, tool: tool.to_owned(), args, tag, t_ms, duration_ms });
+    }
+
+    fn finish(mut self, task: &str) -> Result<Run, ReplayError> {
+        self.monitor.end_task().map_err(|e| merr(task, &e))?;
+        let mut audit = Vec::new();
+        for r in self.sink.records() {
+            let index = self.seq.get(&r.seq).copied();
+            let mut v = serde_json::to_value(&r).unwrap_or(Value::Null);
+            if let Value::Object(m) = &mut v {
+                m.remove("task");
+                m.remove("seq");
+            }
+            audit.push(AuditEntry { index, record: v });
+        }
+        self.run.audit = audit;
+        Ok(self.run)
+    }
+}
+
+fn merr(task: &str, e: &dyn std::fmt::Display) -> ReplayError {
+    ReplayError::Monitor { task: task.to_owned(), message: e.to_string() }
+}
+
+/// Replay one task through a contract.
+///
+/// # Errors
+///
+/// A monitor error, or label noise requested (unsupported).
+pub fn replay_task(contract: &Contract, task: &Task, opts: &ReplayOptions) -> Result<TaskTrace, ReplayError> {
+    if opts.noise.is_some() {
+        return Err(ReplayError::NoiseUnsupported);
+    }
+    let branches = task.committed_branches();
+    let commit_ms = task.commit_ms();
+    let committed = run_committed(contract, task, &branches, commit_ms)?;
+    let mut events = Vec::with_capacity(task.candidates.len());
+    let issued = if opts.mode == ReplayMode::CommittedOnly {
+        for (i, c) in task.candidates.iter().enumerate() {
+            let in_plan = task.in_plan(i, &branches);
+            let sent = committed.sent.iter().find(|s| s.index == i);
+            let dispatch = match sent {
+                Some(_) if !c.is_committed_mode() => Dispatch::DeferredThenPromoted { rewritten: false },
+                Some(_) => Dispatch::Original,
+                None => Dispatch::Withheld,
+            };
+            events.push(TraceEvent {
+                id: c.id.clone(),
+                tool: c.tool.clone(),
+                destination: c.destination.clone(),
+                mode: c.mode.clone(),
+                branch: c.branch.clone(),
+                confidence: c.confidence(),
+                in_plan,
+                issue_ms: task.issue_ms(i),
+                decision: if in_plan { Act::Allow } else { Act::Defer },
+                rule: "<no-spec replay>".to_owned(),
+                promoted_decision: None,
+                dispatch,
+            });
+        }
+        committed.clone()
+    } else {
+        run_issued(contract, task, &branches, commit_ms, &mut events)?
+    };
+    Ok(TaskTrace {
+        task: task.task.clone(),
+        label: task.label.clone(),
+        group: task.group().to_owned(),
+        commit_ms,
+        events,
+        issued,
+        committed,
+        scrub_after_commit: contract.scrubs_after_commit(),
+    })
+}
+
+fn run_issued(contract: &Contract, task: &Task, branches: &[String], commit_ms: u64, events: &mut Vec<TraceEvent>) -> Result<Run, ReplayError> {
+    let id = task.task.as_str();
+    let mut rec = Recorder::new(&contract.engine, id, "")?;
+    for (i, c) in task.candidates.iter().enumerate() {
+        let t_ms = task.issue_ms(i);
+        let ev = ProposedEvent {
+            tool: c.tool.clone(),
+            destination: c.destination.clone(),
+            mode: c.mode.clone(),
+            confidence: c.confidence(),
+            branch: c.branch.clone(),
+            args: c.args.clone(),
+        };
+        let issued = rec.monitor.issue(ev).map_err(|e| merr(id, &e))?;
+        rec.seq.insert(issued.seq(), i);
+        let d = rec.monitor.decide(issued).map_err(|e| merr(id, &e))?;
+        let action = act(d.action());
+        let rule = d.rule_name().to_owned();
+        let dispatch = match rec.outcome(i, &c.tool, d.into_outcome(), action, t_ms, id)? {
+            Some(true) => Dispatch::Rewritten,
+            Some(false) => Dispatch::Original,
+            None => match action {
+                Act::Shadow => {
+                    rec.log_local(i, &c.tool, Some(c.args.clone()), Act::Shadow, t_ms);
+                    Dispatch::ShadowedLocally
+                }
+                Act::Block => {
+                    rec.log_local(i, &c.tool, None, Act::Block, t_ms);
+                    Dispatch::Blocked
+                }
+                _ => {
+                    rec.log_local(i, &c.tool, None, Act::Defer, t_ms);
+                    Dispatch::Withheld
+                }
+            },
+        };
+        events.push(TraceEvent {
+            id: c.id.clone(),
+            tool: c.tool.clone(),
+            destination: c.destination.clone(),
+            mode: c.mode.clone(),
+            branch: c.branch.clone(),
+            confidence: c.confidence(),
+            in_plan: task.in_plan(i, branches),
+            issue_ms: t_ms,
+            decision: action,
+            rule,
+            promoted_decision: None,
+            dispatch,
+        });
+    }
+    for b in branches {
+        let promoted = rec.monitor.promote(b).map_err(|e| merr(id, &e))?;
+        for p in promoted {
+            let Promoted::Decided(d) = p else { continue };
+            let Some(i) = rec.seq.get(&d.seq()).copied() else { continue };
+            let tool = task.candidates.get(i).map(|c| c.tool.clone()).unwrap_or_default();
+            let action = act(d.action());
+            let sent = rec.outcome(i, &tool, d.into_outcome(), action, commit_ms, id)?;
+            if sent.is_none() {
+                let args = if action == Act::Shadow { task.candidates.get(i).map(|c| c.args.clone()) } else { None };
+                rec.log_local(i, &tool, args, action, commit_ms);
+            }
+            if let Some(e) = events.get_mut(i) {
+                let was_shadow = e.dispatch == Dispatch::ShadowedLocally;
+                e.promoted_decision = Some(action);
+                e.dispatch = match (sent, action, was_shadow) {
+                    (Some(rw), _, true) => Dispatch::ShadowThenReissued { rewritten: rw },
+                    (Some(rw), _, false) => Dispatch::DeferredThenPromoted { rewritten: rw },
+                    (None, Act::Block, _) => Dispatch::Blocked,
+                    (None, Act::Shadow, _) => Dispatch::ShadowedLocally,
+                    (None, _, _) => Dispatch::Withheld,
+                };
+            }
+        }
+    }
+    let mut abandoned: Vec<&str> = Vec::new();
+    for c in &task.candidates {
+        if !branches.contains(&c.branch) && !abandoned.contains(&c.branch.as_str()) {
+            abandoned.push(&c.branch);
+        }
+    }
+    for b in abandoned {
+        rec.monitor.abandon(b).map_err(|e| merr(id, &e))?;
+    }
+    rec.finish(id)
+}
+
+fn run_committed(contract: &Contract, task: &Task, branches: &[String], commit_ms: u64) -> Result<Run, ReplayError> {
+    let id = task.task.as_str();
+    let mut rec = Recorder::new(&contract.engine, id, "#committed")?;
+    let mut plan: Vec<(u64, usize)> = task
+        .candidates
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| task.in_plan(*i, branches))
+        .map(|(i, c)| (if c.is_committed_mode() { task.issue_ms(i) } else { commit_ms }, i))
+        .collect();
+    plan.sort_by_key(|(t, _)| *t);
+    for (t_ms, i) in plan {
+        let Some(c) = task.candidates.get(i) else { continue };
+        let mut ev = ProposedEvent::committed(c.tool.clone(), c.destination.clone(), c.args.clone());
+        ev.branch.clone_from(&c.branch);
+        let issued = rec.monitor.issue(ev).map_err(|e| merr(id, &e))?;
+        rec.seq.insert(issued.seq(), i);
+        let d = rec.monitor.decide(issued).map_err(|e| merr(id, &e))?;
+        let action = act(d.action());
+        if rec.outcome(i, &c.tool, d.into_outcome(), action, t_ms, id)?.is_none() {
+            let args = (action == Act::Shadow).then(|| c.args.clone());
+            rec.log_local(i, &c.tool, args, action, t_ms);
+        }
+    }
+    rec.finish(id)
+}

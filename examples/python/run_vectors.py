@@ -1,0 +1,112 @@
+#!/usr/bin/env python3
+"""Run conformance vectors against the Python table reader.
+
+    python3 run_vectors.py NAME.vectors.jsonl NAME.table.json
+
+``stpc vectors`` (or ``stpc compile --emit vectors``) writes the vectors: one
+JSON object per line, whose ``kind`` is
+
+- ``header``: the table's ``contract`` and ``digest`` (must match the table);
+- ``decide``: an event with explicit labels and budget states, and the cell
+  the Rust runtime decides (``action``, ``rule_id``, ``rule_name``, ``cell``);
+- ``label_arg``: one argument value and the label the Rust labeler gives it;
+- ``label_destination``: a destination string and its label;
+- ``event``: an event with raw arguments, the labels the Rust labeler gives
+  it, and the decision.
+
+Exit status: 0 when every vector agrees, 1 on any mismatch, 2 when the table
+cannot be loaded or the vectors cannot be read. Mismatches are printed with
+the vector's ``id``; values are printed too, since vectors are test data.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import stpc_table  # noqa: E402
+
+DECISION_KEYS = ("action", "rule_id", "rule_name", "cell")
+
+
+def _decision(d: dict) -> dict:
+    return {k: d[k] for k in DECISION_KEYS}
+
+
+def run(vectors_path: str, table_path: str, out=sys.stdout) -> int:
+    try:
+        with open(table_path, "rb") as f:
+            table = stpc_table.load(f.read())
+    except OSError as e:
+        print(f"error: cannot read `{table_path}`: {e.strerror}", file=sys.stderr)
+        return 2
+    except stpc_table.LoadError as e:
+        print(f"error: `{table_path}` refused: {e}", file=sys.stderr)
+        return 2
+    rt = stpc_table.Runtime(table)
+    arg_names = table["lattices"]["args"]["labels"]
+    dest_names = table["lattices"]["destination"]["labels"]
+    try:
+        with open(vectors_path, encoding="utf-8") as f:
+            lines = f.read().splitlines()
+    except (OSError, UnicodeDecodeError) as e:
+        print(f"error: cannot read `{vectors_path}`: {e}", file=sys.stderr)
+        return 2
+    counts: dict = {}
+    failures = 0
+    for n, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            v = stpc_table.parse_json(line)
+        except ValueError:
+            print(f"error: {vectors_path}:{n}: not JSON", file=sys.stderr)
+            return 2
+        kind = v.get("kind")
+        vid = v.get("id", f"line {n}")
+        if kind == "header":
+            if v.get("digest") != table["digest"] or v.get("contract") != table["contract"]:
+                print(f"error: {vectors_path} was written for another table", file=sys.stderr)
+                return 2
+            continue
+        if kind == "decide":
+            got = _decision(rt.decide_event(v["event"]))
+            want = v["expect"]
+        elif kind == "label_arg":
+            got = arg_names[rt.labeler.label_value(v["value"])]
+            want = v["expect"]
+        elif kind == "label_destination":
+            dest = v["destination"]
+            label = rt.labeler.label_destination(rt.destination_id(dest), dest)
+            got = dest_names[label]
+            want = v["expect"]
+        elif kind == "event":
+            d = rt.decide_event(v["event"])
+            got = dict(_decision(d), labels=d["labels"])
+            want = v["expect"]
+        else:
+            print(f"error: {vectors_path}:{n}: unknown kind `{kind}`", file=sys.stderr)
+            return 2
+        counts[kind] = counts.get(kind, 0) + 1
+        if got != want:
+            failures += 1
+            print(f"MISMATCH {vid} ({kind}, line {n})", file=out)
+            print(f"  expected: {want}", file=out)
+            print(f"  got:      {got}", file=out)
+    summary = ", ".join(f"{counts[k]} {k}" for k in sorted(counts))
+    status = "ok" if failures == 0 else f"{failures} FAILED"
+    print(f"{os.path.basename(vectors_path)}: {status} ({summary or 'no vectors'})", file=out)
+    return 1 if failures else 0
+
+
+def main(argv) -> int:
+    if len(argv) != 3:
+        print("usage: run_vectors.py VECTORS.jsonl TABLE.json", file=sys.stderr)
+        return 2
+    return run(argv[1], argv[2])
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
