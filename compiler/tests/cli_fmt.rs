@@ -1,6 +1,12 @@
 //! `stpc fmt` as a process: exit codes, `--check`, stdin, directories,
 //! syntax errors and atomic, change-only writes.
 
+#![expect(
+    clippy::disallowed_methods,
+    clippy::unwrap_used,
+    reason = "helpers write inputs and drive the process; a failure fails the test"
+)]
+
 use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};

@@ -3,6 +3,11 @@
 //!
 //! Regenerate with `STPC_BLESS=1 cargo test -p stpc-compiler --test cli_reference`.
 
+#![expect(
+    clippy::disallowed_methods,
+    reason = "the test compares with, and blesses, a file in the book"
+)]
+
 use std::path::Path;
 use std::process::Command;
 
@@ -26,11 +31,21 @@ fn the_cli_reference_in_the_book_is_up_to_date() {
         return;
     }
     let committed = std::fs::read_to_string(&path).unwrap_or_default();
-    assert!(
-        committed == generated,
-        "book/src/cli-reference.md is stale; regenerate it with \
-         `STPC_BLESS=1 cargo test -p stpc-compiler --test cli_reference`"
-    );
+    if committed != generated {
+        let first = committed
+            .lines()
+            .zip(generated.lines())
+            .position(|(a, b)| a != b)
+            .unwrap_or_else(|| committed.lines().count().min(generated.lines().count()));
+        panic!(
+            "book/src/cli-reference.md is stale (first difference at line {}: committed {:?}, \
+             generated {:?}); regenerate it with \
+             `STPC_BLESS=1 cargo test -p stpc-compiler --test cli_reference`",
+            first + 1,
+            committed.lines().nth(first).unwrap_or(""),
+            generated.lines().nth(first).unwrap_or(""),
+        );
+    }
 }
 
 #[test]

@@ -5,6 +5,12 @@
 //! that formatting keeps the AST, keeps every comment and is idempotent.
 //! Review a changed snapshot with `cargo insta review`.
 
+#![expect(
+    clippy::disallowed_methods,
+    clippy::panic,
+    reason = "a test harness reads fixtures from disk and panics with context"
+)]
+
 use std::path::{Path, PathBuf};
 use stpc_compiler::syntax::{self, trivia};
 use stpc_compiler::{Diagnostics, FileId};

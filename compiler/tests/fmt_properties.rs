@@ -8,6 +8,13 @@
 //! (`// cN` or `/* cN */`) at random token boundaries: at line ends, on
 //! their own lines, in the middle of statements and around blank lines.
 
+#![expect(
+    clippy::disallowed_methods,
+    clippy::indexing_slicing,
+    clippy::panic,
+    reason = "helpers read `PROPTEST_CASES` and fail the property with the offending input"
+)]
+
 use proptest::prelude::*;
 use stpc_compiler::syntax::{self, trivia};
 use stpc_compiler::{Diagnostics, FileId};
@@ -178,6 +185,25 @@ proptest! {
         prop_assert_eq!(found.len(), g.comments.len());
         let twice = format(&once);
         prop_assert_eq!(&twice, &once, "not idempotent\n--- input\n{}", g.text);
+    }
+
+    #[test]
+    fn fmt_never_panics_and_never_refuses_what_parses(
+        g in generated(),
+        cut in any::<prop::sample::Index>(),
+        len in 0usize..12,
+    ) {
+        // Delete a few bytes at a random char boundary: the result often
+        // does not parse, but when it does, fmt must format it.
+        let chars: Vec<(usize, char)> = g.text.char_indices().collect();
+        let at = if chars.is_empty() { 0 } else { chars[cut.index(chars.len())].0 };
+        let end = g.text[at..].char_indices().nth(len).map_or(g.text.len(), |(i, _)| at + i);
+        let text = format!("{}{}", &g.text[..at], &g.text[end..]);
+        let mut d = Diagnostics::new();
+        let parses = syntax::parse(FileId(0), &text, &mut Diagnostics::new()).is_some();
+        let out = stpc_compiler::format(FileId(0), &text, &mut d);
+        prop_assert_eq!(out.is_some(), parses, "{:?}\n--- input\n{}", d.sorted(), text);
+        prop_assert!(!d.codes().contains(&stpc_compiler::Code::E0900), "{:?}\n--- input\n{}", d.sorted(), text);
     }
 
     #[test]

@@ -2,6 +2,12 @@
 //! official SARIF 2.1.0 schema (vendored in `tests/fixtures/sarif/`), and
 //! both formats carry what GitHub needs, at the library and process level.
 
+#![expect(
+    clippy::disallowed_methods,
+    clippy::unwrap_used,
+    reason = "helpers read the vendored schema and write inputs; a failure fails the test"
+)]
+
 use serde_json::Value;
 use std::path::Path;
 use std::process::{Command, Output};

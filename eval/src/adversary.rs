@@ -214,12 +214,31 @@ fn unique_max(scores: &[f64]) -> Option<usize> {
     }
 }
 
+/// The keyword adversary's lexicons, built once per label set.
+#[derive(Debug, Clone)]
+pub struct Keyword {
+    lexicons: Vec<std::collections::HashSet<String>>,
+}
+
+impl Keyword {
+    /// Lexicons for a label set.
+    #[must_use]
+    pub fn new(labels: &[String]) -> Keyword {
+        Keyword { lexicons: labels.iter().map(|l| prototype(l).into_iter().collect()).collect() }
+    }
+
+    /// Pick a label for one document.
+    #[must_use]
+    pub fn predict(&self, doc: &[String]) -> Option<usize> {
+        let scores: Vec<f64> = self.lexicons.iter().map(|p| doc.iter().filter(|t| p.contains(*t)).count() as f64).collect();
+        unique_max(&scores)
+    }
+}
+
 /// Keyword adversary on one document.
 #[must_use]
 pub fn keyword(doc: &[String], labels: &[String]) -> Option<usize> {
-    let protos: Vec<Vec<String>> = labels.iter().map(|l| prototype(l)).collect();
-    let scores: Vec<f64> = protos.iter().map(|p| doc.iter().filter(|t| p.contains(t)).count() as f64).collect();
-    unique_max(&scores)
+    Keyword::new(labels).predict(doc)
 }
 
 /// TF-IDF nearest label over a set of documents (IDF from the documents and prototypes).

@@ -201,7 +201,9 @@ fn frontier_size(rng: &mut Rng) -> usize {
 
 fn branch_conf(rng: &mut Rng, committed: bool) -> f64 {
     let u = rng.next_f64();
-    let c = if committed { 0.35 + 0.6 * u.powf(0.7) } else { 0.05 + 0.6 * u.powf(1.3) };
+    // Calibrated-looking: committed branches are usually, not always,
+    // confident; ghost branches are usually, not always, unconfident.
+    let c = if committed { 0.35 + 0.6 * u.powf(0.7) } else { 0.04 + 0.9 * u.powf(2.0) };
     (c * 100.0).round() / 100.0
 }
 
@@ -236,7 +238,7 @@ pub fn generate(spec: &Spec) -> Frontier {
     let mut tasks = Vec::with_capacity(spec.tasks * spec.seeds.len());
     // Topics are balanced over base tasks, in a fixed shuffled order.
     let mut order: Vec<usize> = (0..spec.tasks).map(|k| k % TOPICS.len()).collect();
-    Rng::new(0x5EED_0F_70_91C5).shuffle(&mut order);
+    Rng::new(0x5EED_0F70_91C5).shuffle(&mut order);
     for &seed in &spec.seeds {
         for (k, ti) in order.iter().enumerate() {
             let name = TOPICS.get(*ti).copied().unwrap_or("health");

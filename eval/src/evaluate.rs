@@ -14,7 +14,7 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use stpc_runtime::Table;
 
-use crate::adversary::{keyword, tfidf, view_tokens, Adversary, ChannelMask, NaiveBayes};
+use crate::adversary::{tfidf, Keyword, view_tokens, Adversary, ChannelMask, NaiveBayes};
 use crate::frontier::{Frontier, FrontierStats};
 use crate::replay::{Contract, ReplayError, ReplayMode, ReplayOptions};
 use crate::report::{replay_traces, summarize, ReplayReport};
@@ -206,7 +206,10 @@ impl Scorer<'_> {
     /// 1.0 per labeled task recovered, 0.0 per labeled task missed.
     fn outcomes(&self, adv: Adversary, docs: &[Vec<String>], nb: Option<&NaiveBayes>) -> Vec<f64> {
         let preds: Vec<Option<usize>> = match adv {
-            Adversary::Keyword => docs.par_iter().map(|d| keyword(d, self.labels)).collect(),
+            Adversary::Keyword => {
+                let k = Keyword::new(self.labels);
+                docs.par_iter().map(|d| k.predict(d)).collect()
+            }
             Adversary::Tfidf => tfidf(docs, self.labels),
             Adversary::NaiveBayes => docs
                 .par_iter()

@@ -28,7 +28,8 @@ pub struct ObserverSummary {
     pub tasks_exposed: f64,
     /// Records matched in C but seen before commit.
     pub precommit: usize,
-    /// Labels of the fields in `Δ_i` (`label -> count`).
+    /// Labels of the fields in `Δ_i` (`label -> count`; destination labels
+    /// as `destination:label`).
     pub leaked_labels: BTreeMap<String, usize>,
     /// Fields in `Δ_i` at each label (`field:label -> count`).
     pub leaked_fields: BTreeMap<String, usize>,
@@ -165,7 +166,9 @@ pub fn summarize(policy: &str, contract: &str, traces: &[TaskTrace], per_task: b
             }
             for r in x.delta_records() {
                 for (f, l) in &r.fields {
-                    *s.leaked_labels.entry(l.clone()).or_default() += 1;
+                    // Argument and destination lattices share label names.
+                    let key = if f == "<destination>" { format!("destination:{l}") } else { l.clone() };
+                    *s.leaked_labels.entry(key).or_default() += 1;
                     *s.leaked_fields.entry(format!("{f}:{l}")).or_default() += 1;
                 }
             }

@@ -28,7 +28,11 @@ fn cuts(c: &hir::Contract, rule: &hir::Rule) -> Vec<(hir::LabelId, Span)> {
     conjuncts(&rule.guard)
         .into_iter()
         .filter_map(|g| match g {
-            Guard::ArgLabel { op: CmpOp::Ge, label, .. } => Some((*label, rule.span)),
+            Guard::ArgLabel {
+                op: CmpOp::Ge,
+                label,
+                ..
+            } => Some((*label, rule.span)),
             _ => None,
         })
         .collect()
@@ -80,7 +84,13 @@ pub(crate) fn check(cx: &mut Cx<'_>) {
     cx.d.extend(diags);
 }
 
-fn rewrite_types(p: &hir::Program, c: &hir::Contract, rule: &hir::Rule, ts: &[hir::TransformId], diags: &mut Vec<crate::Diagnostic>) {
+fn rewrite_types(
+    p: &hir::Program,
+    c: &hir::Contract,
+    rule: &hir::Rule,
+    ts: &[hir::TransformId],
+    diags: &mut Vec<crate::Diagnostic>,
+) {
     let transforms: Vec<&hir::Transform> = ts.iter().filter_map(|t| p.transform(*t)).collect();
     if transforms.len() != ts.len() || ts.is_empty() {
         return;
@@ -103,19 +113,37 @@ fn rewrite_types(p: &hir::Program, c: &hir::Contract, rule: &hir::Rule, ts: &[hi
             // The join over every field: some field must be rewritable.
             if !relevant.is_empty() && !relevant.iter().any(fits) {
                 if let Some(f) = relevant.first() {
-                    diags.push(errors::rewrite_type(&tool.name, &f.name, &f.ty.display(), rule.span));
+                    diags.push(errors::rewrite_type(
+                        &tool.name,
+                        &f.name,
+                        &f.ty.display(),
+                        rule.span,
+                    ));
                 }
             }
         } else {
             for f in relevant.iter().filter(|f| !fits(f)) {
-                diags.push(errors::rewrite_type(&tool.name, &f.name, &f.ty.display(), rule.span));
+                diags.push(errors::rewrite_type(
+                    &tool.name,
+                    &f.name,
+                    &f.ty.display(),
+                    rule.span,
+                ));
             }
         }
     }
 }
 
-fn shadow(p: &hir::Program, c: &hir::Contract, rule: &hir::Rule, sub: Option<hir::SubstituteId>, diags: &mut Vec<crate::Diagnostic>) {
-    let guarded = conjuncts(&rule.guard).iter().any(|g| matches!(g, Guard::SubstituteAvailable));
+fn shadow(
+    p: &hir::Program,
+    c: &hir::Contract,
+    rule: &hir::Rule,
+    sub: Option<hir::SubstituteId>,
+    diags: &mut Vec<crate::Diagnostic>,
+) {
+    let guarded = conjuncts(&rule.guard)
+        .iter()
+        .any(|g| matches!(g, Guard::SubstituteAvailable));
     let check_sub = |s: &hir::Substitute, diags: &mut Vec<crate::Diagnostic>| {
         for o in s.observers.iter().filter_map(|o| p.observer(*o)) {
             if o.external {
@@ -131,9 +159,15 @@ fn shadow(p: &hir::Program, c: &hir::Contract, rule: &hir::Rule, sub: Option<hir
             if !reach.is_empty() && !reach.contains(&s.tool) {
                 let tool = p.tool(s.tool).map_or("?", |t| t.name.as_str());
                 diags.push(errors::no_substitute(
-                    reach.first().and_then(|t| p.tool(*t)).map_or("?", |t| t.name.as_str()),
+                    reach
+                        .first()
+                        .and_then(|t| p.tool(*t))
+                        .map_or("?", |t| t.name.as_str()),
                     rule.span,
-                    &format!("`{}` stands in for `{tool}`, which this rule never sees", s.name),
+                    &format!(
+                        "`{}` stands in for `{tool}`, which this rule never sees",
+                        s.name
+                    ),
                 ));
             }
         }

@@ -12,15 +12,15 @@ use crate::syntax::ast;
 use std::collections::HashMap;
 
 pub(crate) fn check(cx: &mut Cx<'_>) {
-    let decls: Vec<(usize, Span, usize)> = cx
-        .r
-        .of_kind(Kind::Contract)
-        .enumerate()
-        .map(|(i, d)| (d.module, d.span, i))
-        .collect();
+    let decls: Vec<(usize, Span, usize)> =
+        cx.r.of_kind(Kind::Contract)
+            .enumerate()
+            .map(|(i, d)| (d.module, d.span, i))
+            .collect();
     for (module, span, i) in decls {
         let r = cx.r;
-        let Some(ast::Item::Contract(c)) = r.of_kind(Kind::Contract).nth(i).and_then(|d| r.item(d)) else {
+        let Some(ast::Item::Contract(c)) = r.of_kind(Kind::Contract).nth(i).and_then(|d| r.item(d))
+        else {
             cx.d.push(Diagnostic::internal(span, "not a contract"));
             continue;
         };
@@ -61,13 +61,21 @@ fn contract(cx: &mut Cx<'_>, m: usize, c: &ast::Contract) -> hir::Contract {
     };
     for p in &c.params {
         if let Some(first) = out.params.iter().find(|x| x.name == p.name.name) {
-            cx.d.push(rerrors::duplicate("parameter", &p.name.name, p.name.loc.span(), first.span));
+            cx.d.push(rerrors::duplicate(
+                "parameter",
+                &p.name.name,
+                p.name.loc.span(),
+                first.span,
+            ));
             continue;
         }
         let v = p.default.value();
         if !(0.0..=1.0).contains(&v) {
-            let what = format!("the default of parameter `{}`,", p.name.name);
-            cx.d.push(errors::out_of_unit(&what, &p.default.text, p.default.loc.span()));
+            let what = format!(
+                "the default `{}` of parameter `{}`",
+                p.default.text, p.name.name
+            );
+            cx.d.push(errors::out_of_unit_msg(&what, p.default.loc.span()));
         }
         out.params.push(hir::Param {
             name: p.name.name.clone(),
@@ -84,7 +92,10 @@ fn contract(cx: &mut Cx<'_>, m: usize, c: &ast::Contract) -> hir::Contract {
         match stmt {
             ast::ContractStmt::Tools(names, loc) => {
                 if once.first(cx, "`tools`", loc.span()) {
-                    out.tools = names.iter().filter_map(|n| cx.lookup(m, n, Kind::Tool).map(hir::ToolId)).collect();
+                    out.tools = names
+                        .iter()
+                        .filter_map(|n| cx.lookup(m, n, Kind::Tool).map(hir::ToolId))
+                        .collect();
                 }
             }
             ast::ContractStmt::Destinations(names, loc) => {
@@ -128,10 +139,18 @@ fn contract(cx: &mut Cx<'_>, m: usize, c: &ast::Contract) -> hir::Contract {
             ast::ContractStmt::Test(t) => tests.push(t),
         }
     }
-    if !c.stmts.iter().any(|s| matches!(s, ast::ContractStmt::Tools(..))) {
+    if !c
+        .stmts
+        .iter()
+        .any(|s| matches!(s, ast::ContractStmt::Tools(..)))
+    {
         cx.d.push(errors::empty_allow_list(&c.name.name, "tools", span));
     }
-    if !c.stmts.iter().any(|s| matches!(s, ast::ContractStmt::Destinations(..))) {
+    if !c
+        .stmts
+        .iter()
+        .any(|s| matches!(s, ast::ContractStmt::Destinations(..)))
+    {
         cx.d.push(errors::empty_allow_list(&c.name.name, "destinations", span));
     }
     match decide {
@@ -140,7 +159,11 @@ fn contract(cx: &mut Cx<'_>, m: usize, c: &ast::Contract) -> hir::Contract {
     }
     if let (Some(d), Some(last)) = (decide, out.rules.last()) {
         if !last.unguarded {
-            cx.d.push(errors::no_default(&c.name.name, d.loc.span(), Some(last.span)));
+            cx.d.push(errors::no_default(
+                &c.name.name,
+                d.loc.span(),
+                Some(last.span),
+            ));
         }
     } else if let Some(d) = decide {
         cx.d.push(errors::no_default(&c.name.name, d.loc.span(), None));
@@ -179,24 +202,40 @@ fn threshold(cx: &mut Cx<'_>, out: &mut hir::Contract, once: &mut Once, t: &ast:
             }
         },
     };
-    out.thresholds.push(hir::Threshold { mode, value, param, span });
+    out.thresholds.push(hir::Threshold {
+        mode,
+        value,
+        param,
+        span,
+    });
 }
 
 fn budget(cx: &mut Cx<'_>, out: &mut hir::Contract, b: &ast::Budget) {
     let span = b.loc.span();
     if let Some(first) = out.budgets.iter().find(|x| x.name == b.name.name) {
-        cx.d.push(rerrors::duplicate("budget", &b.name.name, b.name.loc.span(), first.span));
+        cx.d.push(rerrors::duplicate(
+            "budget",
+            &b.name.name,
+            b.name.loc.span(),
+            first.span,
+        ));
         return;
     }
     let limit = match b.limit.text.parse::<u32>() {
         Ok(n) if n >= 1 => n,
         _ => {
-            cx.d.push(errors::bad_budget(&b.name.name, &b.limit.text, b.limit.loc.span()));
+            cx.d.push(errors::bad_budget(
+                &b.name.name,
+                &b.limit.text,
+                b.limit.loc.span(),
+            ));
             1
         }
     };
     let subj = subject(b.subject);
-    let Some(label) = cx.label(subj, &b.label) else { return };
+    let Some(label) = cx.label(subj, &b.label) else {
+        return;
+    };
     out.budgets.push(hir::Budget {
         name: b.name.name.clone(),
         limit,

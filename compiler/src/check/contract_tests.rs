@@ -11,9 +11,12 @@ fn value(v: &ast::Value) -> hir::Value {
         ast::Value::Number(n) => hir::Value::Number(n.value()),
         ast::Value::Bool(b, _) => hir::Value::Bool(*b),
         ast::Value::List(vs, _) => hir::Value::List(vs.iter().map(value).collect()),
-        ast::Value::Object(fields, _) => {
-            hir::Value::Object(fields.iter().map(|a| (a.name.name.clone(), value(&a.value))).collect())
-        }
+        ast::Value::Object(fields, _) => hir::Value::Object(
+            fields
+                .iter()
+                .map(|a| (a.name.name.clone(), value(&a.value)))
+                .collect(),
+        ),
     }
 }
 
@@ -27,7 +30,12 @@ fn expect(a: ast::ExpectAction) -> hir::ActionKind {
     }
 }
 
-pub(crate) fn test(cx: &mut Cx<'_>, m: usize, c: &hir::Contract, t: &ast::Test) -> Option<hir::Test> {
+pub(crate) fn test(
+    cx: &mut Cx<'_>,
+    m: usize,
+    c: &hir::Contract,
+    t: &ast::Test,
+) -> Option<hir::Test> {
     let tool_id = cx.lookup(m, &t.tool, Kind::Tool).map(hir::ToolId);
     let tool = tool_id.and_then(|id| cx.p.tool(id)).cloned();
     let mut args = Vec::new();
@@ -36,7 +44,12 @@ pub(crate) fn test(cx: &mut Cx<'_>, m: usize, c: &hir::Contract, t: &ast::Test) 
             if tool.field(&a.name.name).is_none() {
                 let names = tool.fields.iter().map(|f| f.name.as_str());
                 let whose = format!("tool `{}` has no field `{}`", tool.name, a.name.name);
-                cx.d.push(errors::unknown_field(&a.name.name, &whose, a.name.loc.span(), names));
+                cx.d.push(errors::unknown_field(
+                    &a.name.name,
+                    &whose,
+                    a.name.loc.span(),
+                    names,
+                ));
             }
         }
         args.push((a.name.name.clone(), value(&a.value)));
@@ -58,9 +71,13 @@ pub(crate) fn test(cx: &mut Cx<'_>, m: usize, c: &hir::Contract, t: &ast::Test) 
     for clause in &t.clauses {
         match clause {
             ast::EventClause::ToName(n) => {
-                out.destination = cx.lookup(m, n, Kind::Destination).map(|d| hir::TestDest::Named(hir::DestId(d)));
+                out.destination = cx
+                    .lookup(m, n, Kind::Destination)
+                    .map(|d| hir::TestDest::Named(hir::DestId(d)));
             }
-            ast::EventClause::ToAddress(s) => out.destination = Some(hir::TestDest::Address(s.value.clone())),
+            ast::EventClause::ToAddress(s) => {
+                out.destination = Some(hir::TestDest::Address(s.value.clone()))
+            }
             ast::EventClause::Mode(n, _) => out.mode = cx.mode(n),
             ast::EventClause::Confidence(n) => {
                 let v = n.value();
@@ -73,7 +90,12 @@ pub(crate) fn test(cx: &mut Cx<'_>, m: usize, c: &hir::Contract, t: &ast::Test) 
             ast::EventClause::After(n, b) => {
                 let Some(id) = c.budget(&b.name) else {
                     let names = c.budgets.iter().map(|b| b.name.as_str());
-                    cx.d.push(crate::resolve::errors::unknown_name("budget", &b.name, b.loc.span(), names));
+                    cx.d.push(crate::resolve::errors::unknown_name(
+                        "budget",
+                        &b.name,
+                        b.loc.span(),
+                        names,
+                    ));
                     continue;
                 };
                 match n.text.parse::<u32>() {
@@ -96,23 +118,39 @@ pub(crate) fn test(cx: &mut Cx<'_>, m: usize, c: &hir::Contract, t: &ast::Test) 
                     if let Some(tool) = &tool {
                         if tool.field(&target.name).is_none() {
                             let names = tool.fields.iter().map(|f| f.name.as_str());
-                            let whose = format!("tool `{}` has no field `{}`", tool.name, target.name);
-                            cx.d.push(errors::unknown_field(&target.name, &whose, target.loc.span(), names));
+                            let whose =
+                                format!("tool `{}` has no field `{}`", tool.name, target.name);
+                            cx.d.push(errors::unknown_field(
+                                &target.name,
+                                &whose,
+                                target.loc.span(),
+                                names,
+                            ));
                         }
                     }
                     if let Some(l) = cx.label(hir::Subject::Args, label) {
-                        out.labels.push((hir::LabelTarget::Field(target.name.clone()), l));
+                        out.labels
+                            .push((hir::LabelTarget::Field(target.name.clone()), l));
                     }
                 }
             }
         }
     }
     if let Some(rule) = &t.expect_rule {
-        match c.rules.iter().position(|r| r.name.as_deref() == Some(rule.name.as_str())) {
+        match c
+            .rules
+            .iter()
+            .position(|r| r.name.as_deref() == Some(rule.name.as_str()))
+        {
             Some(i) => out.expect_rule = Some(hir::RuleId::from_index(i)),
             None => {
                 let names = c.rules.iter().filter_map(|r| r.name.as_deref());
-                cx.d.push(crate::resolve::errors::unknown_name("rule", &rule.name, rule.loc.span(), names));
+                cx.d.push(crate::resolve::errors::unknown_name(
+                    "rule",
+                    &rule.name,
+                    rule.loc.span(),
+                    names,
+                ));
             }
         }
     }

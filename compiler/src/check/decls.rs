@@ -41,7 +41,11 @@ fn address_kind(k: ast::AddressKind) -> hir::AddressKind {
     }
 }
 
-pub(crate) fn observer_list(cx: &mut Cx<'_>, module: usize, names: &[ast::Ident]) -> Vec<hir::ObserverId> {
+pub(crate) fn observer_list(
+    cx: &mut Cx<'_>,
+    module: usize,
+    names: &[ast::Ident],
+) -> Vec<hir::ObserverId> {
     names
         .iter()
         .filter_map(|n| cx.lookup(module, n, Kind::Observer).map(hir::ObserverId))
@@ -61,7 +65,12 @@ fn observers(cx: &mut Cx<'_>) {
                 None => {
                     let mut names: Vec<&str> = cx.channels.keys().map(String::as_str).collect();
                     names.sort_unstable();
-                    cx.d.push(errors::unknown_channel(&o.name.name, &c.name, c.loc.span(), names));
+                    cx.d.push(errors::unknown_channel(
+                        &o.name.name,
+                        &c.name,
+                        c.loc.span(),
+                        names,
+                    ));
                 }
             }
         }
@@ -96,7 +105,11 @@ fn destinations(cx: &mut Cx<'_>) {
                 }),
                 ast::DestinationStmt::Label(l) => {
                     if let Some(first) = label_at {
-                        cx.d.push(errors::repeated("the destination's `label`", l.loc.span(), first));
+                        cx.d.push(errors::repeated(
+                            "the destination's `label`",
+                            l.loc.span(),
+                            first,
+                        ));
                         continue;
                     }
                     label_at = Some(l.loc.span());
@@ -164,7 +177,7 @@ pub(crate) fn field_type(cx: &mut Cx<'_>, module: usize, ty: &ast::FieldType) ->
                 let scope = cx.r.modules.get(module).map(|m| &m.scope);
                 if let Some(Binding::Decl(d)) = scope.and_then(|s| s.get(&n.name)) {
                     if let Some(decl) = cx.r.decls.get(*d).filter(|d| d.kind == Kind::Enum) {
-                        cx.r.mark_used(*d);
+                        cx.r.mark_used_from(module, *d);
                         if let Some(e) = cx.p.enums.get(decl.index as usize) {
                             return Type::Enum(e.values.clone());
                         }
@@ -172,11 +185,18 @@ pub(crate) fn field_type(cx: &mut Cx<'_>, module: usize, ty: &ast::FieldType) ->
                 }
                 let mut candidates = vec!["text", "entity", "time", "number"];
                 candidates.extend(cx.p.enums.iter().map(|e| e.name.as_str()));
-                cx.d.push(rerrors::unknown_name("type", &n.name, n.loc.span(), candidates));
+                cx.d.push(rerrors::unknown_name(
+                    "type",
+                    &n.name,
+                    n.loc.span(),
+                    candidates,
+                ));
                 Type::Error
             }
         },
-        ast::FieldType::Enum(values, _) => Type::Enum(values.iter().map(|v| v.name.clone()).collect()),
+        ast::FieldType::Enum(values, _) => {
+            Type::Enum(values.iter().map(|v| v.name.clone()).collect())
+        }
         ast::FieldType::List(inner, _) => Type::List(Box::new(field_type(cx, module, inner))),
     }
 }
@@ -200,7 +220,9 @@ fn tools(cx: &mut Cx<'_>) {
             let (what, at) = match stmt {
                 ast::ToolStmt::Effect(i) => ("`effect`", i.loc.span()),
                 ast::ToolStmt::Args(f) => ("`args`", f.first().map_or(span, |f| f.name.loc.span())),
-                ast::ToolStmt::Destinations(d) => ("`destinations`", d.first().map_or(span, |d| d.loc.span())),
+                ast::ToolStmt::Destinations(d) => {
+                    ("`destinations`", d.first().map_or(span, |d| d.loc.span()))
+                }
                 ast::ToolStmt::Substitute(i) => ("`substitute`", i.loc.span()),
             };
             if let Some(first) = seen.get(what) {
@@ -214,7 +236,12 @@ fn tools(cx: &mut Cx<'_>) {
                     let mut names: HashMap<&str, Span> = HashMap::new();
                     for f in fields {
                         if let Some(first) = names.get(f.name.name.as_str()) {
-                            cx.d.push(rerrors::duplicate("field", &f.name.name, f.name.loc.span(), *first));
+                            cx.d.push(rerrors::duplicate(
+                                "field",
+                                &f.name.name,
+                                f.name.loc.span(),
+                                *first,
+                            ));
                             continue;
                         }
                         names.insert(&f.name.name, f.name.loc.span());
@@ -247,7 +274,13 @@ fn tools(cx: &mut Cx<'_>) {
                                     },
                                     |t| t.name.clone(),
                                 );
-                                let d = errors::substitute_mismatch(&t.name.name, &s.name, &other, s.loc.span(), sub.span);
+                                let d = errors::substitute_mismatch(
+                                    &t.name.name,
+                                    &s.name,
+                                    &other,
+                                    s.loc.span(),
+                                    sub.span,
+                                );
                                 cx.d.push(d);
                             }
                         }
@@ -271,7 +304,12 @@ fn lexicons(cx: &mut Cx<'_>) {
             entries: l
                 .entries
                 .iter()
-                .map(|e| (e.phrase.value.clone(), e.replacement.as_ref().map(|r| r.value.clone())))
+                .map(|e| {
+                    (
+                        e.phrase.value.clone(),
+                        e.replacement.as_ref().map(|r| r.value.clone()),
+                    )
+                })
                 .collect(),
             span,
         });
@@ -306,18 +344,34 @@ fn labelers(cx: &mut Cx<'_>) {
             let (matcher, label, unless, at) = match rule {
                 ast::LabelRule::Fallback { label, loc } => {
                     if let Some(first) = fallback_at {
-                        cx.d.push(errors::repeated("the labeler's `fallback`", loc.span(), first));
+                        cx.d.push(errors::repeated(
+                            "the labeler's `fallback`",
+                            loc.span(),
+                            first,
+                        ));
                         continue;
                     }
                     fallback_at = Some(loc.span());
                     out.fallback = cx.label(subj, label);
                     continue;
                 }
-                ast::LabelRule::Lexicon { lexicon, label, unless, loc } => {
-                    let lex = cx.lookup(m, lexicon, Kind::Lexicon).map(|i| hir::Matcher::Lexicon(hir::LexiconId(i)));
+                ast::LabelRule::Lexicon {
+                    lexicon,
+                    label,
+                    unless,
+                    loc,
+                } => {
+                    let lex = cx
+                        .lookup(m, lexicon, Kind::Lexicon)
+                        .map(|i| hir::Matcher::Lexicon(hir::LexiconId(i)));
                     (lex, label, unless, loc.span())
                 }
-                ast::LabelRule::Pattern { regex, label, unless, loc } => {
+                ast::LabelRule::Pattern {
+                    regex,
+                    label,
+                    unless,
+                    loc,
+                } => {
                     let ok = match regex::Regex::new(&regex.value) {
                         Ok(_) => Some(hir::Matcher::Pattern(regex.value.clone())),
                         Err(e) => {
@@ -329,15 +383,43 @@ fn labelers(cx: &mut Cx<'_>) {
                 }
                 ast::LabelRule::Entity { kind, label, loc } => {
                     if subj == hir::Subject::Destination {
-                        cx.d.push(errors::labeler_rule(&l.name.name, "entity", "destination", loc.span()));
+                        cx.d.push(errors::labeler_rule(
+                            &l.name.name,
+                            "entity",
+                            "destination",
+                            loc.span(),
+                        ));
                     }
-                    (entity(cx, kind).map(hir::Matcher::Entity), label, &None, loc.span())
+                    (
+                        entity(cx, kind).map(hir::Matcher::Entity),
+                        label,
+                        &None,
+                        loc.span(),
+                    )
                 }
-                ast::LabelRule::Address { kind, pattern, label, loc } => {
+                ast::LabelRule::Address {
+                    kind,
+                    pattern,
+                    label,
+                    loc,
+                } => {
                     if subj == hir::Subject::Args {
-                        cx.d.push(errors::labeler_rule(&l.name.name, kind.keyword(), "args", loc.span()));
+                        cx.d.push(errors::labeler_rule(
+                            &l.name.name,
+                            kind.keyword(),
+                            "args",
+                            loc.span(),
+                        ));
                     }
-                    (Some(hir::Matcher::Address(address_kind(*kind), pattern.value.clone())), label, &None, loc.span())
+                    (
+                        Some(hir::Matcher::Address(
+                            address_kind(*kind),
+                            pattern.value.clone(),
+                        )),
+                        label,
+                        &None,
+                        loc.span(),
+                    )
                 }
             };
             let label = cx.label(subj, label);
@@ -383,14 +465,20 @@ fn transforms(cx: &mut Cx<'_>) {
         for step in &t.steps {
             let (s, at, text, needs) = match step {
                 ast::TransformStep::ReplaceLexicon(lex, with, loc) => (
-                    cx.lookup(m, lex, Kind::Lexicon)
-                        .map(|i| hir::Step::ReplaceLexicon(hir::LexiconId(i), with.as_ref().map(|w| w.value.clone()))),
+                    cx.lookup(m, lex, Kind::Lexicon).map(|i| {
+                        hir::Step::ReplaceLexicon(
+                            hir::LexiconId(i),
+                            with.as_ref().map(|w| w.value.clone()),
+                        )
+                    }),
                     loc.span(),
                     "replace lexicon",
                     "text",
                 ),
                 ast::TransformStep::RedactEntity(kind, with, loc) => (
-                    entity(cx, kind).map(|k| hir::Step::RedactEntity(k, with.as_ref().map(|w| w.value.clone()))),
+                    entity(cx, kind).map(|k| {
+                        hir::Step::RedactEntity(k, with.as_ref().map(|w| w.value.clone()))
+                    }),
                     loc.span(),
                     "redact entity",
                     "text or entity",
@@ -401,16 +489,33 @@ fn transforms(cx: &mut Cx<'_>) {
                         let names = hir::Granularity::ALL.iter().map(|(n, _)| *n);
                         cx.d.push(errors::unknown_granularity(&g.name, g.loc.span(), names));
                     }
-                    (parsed.map(hir::Step::CoarsenTime), loc.span(), "coarsen time", "time")
+                    (
+                        parsed.map(hir::Step::CoarsenTime),
+                        loc.span(),
+                        "coarsen time",
+                        "time",
+                    )
                 }
-                ast::TransformStep::Constant(s, loc) => {
-                    (Some(hir::Step::Constant(s.value.clone())), loc.span(), "constant", "")
-                }
+                ast::TransformStep::Constant(s, loc) => (
+                    Some(hir::Step::Constant(s.value.clone())),
+                    loc.span(),
+                    "constant",
+                    "",
+                ),
             };
             let Some(s) = s else { continue };
             if !inputs.iter().any(|ty| step_fits(&s, ty)) {
-                let list: Vec<String> = inputs.iter().map(|t| format!("`{}`", t.display())).collect();
-                cx.d.push(errors::step_type(&t.name.name, text, needs, &list.join(", "), at));
+                let list: Vec<String> = inputs
+                    .iter()
+                    .map(|t| format!("`{}`", t.display()))
+                    .collect();
+                cx.d.push(errors::step_type(
+                    &t.name.name,
+                    text,
+                    needs,
+                    &list.join(", "),
+                    at,
+                ));
             }
             steps.push(s);
         }

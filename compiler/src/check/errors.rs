@@ -22,7 +22,9 @@ pub(crate) fn no_join(lattice: &str, a: &str, b: &str, why: &str, span: Span) ->
         format!("labels `{a}` and `{b}` of lattice `{lattice}` have no unique join"),
     )
     .primary(span, format!("`{a}` and `{b}` {why}"))
-    .help(format!("add a label above both `{a}` and `{b}` that is below every other upper bound"))
+    .help(format!(
+        "add a label above both `{a}` and `{b}` that is below every other upper bound"
+    ))
 }
 
 /// `E0303`: a pair with no unique greatest lower bound.
@@ -32,29 +34,48 @@ pub(crate) fn no_meet(lattice: &str, a: &str, b: &str, why: &str, span: Span) ->
         format!("labels `{a}` and `{b}` of lattice `{lattice}` have no unique meet"),
     )
     .primary(span, format!("`{a}` and `{b}` {why}"))
-    .help(format!("add a label below both `{a}` and `{b}` that is above every other lower bound"))
+    .help(format!(
+        "add a label below both `{a}` and `{b}` that is above every other lower bound"
+    ))
 }
 
 /// `E0304`: two lattices declared for the same role.
-pub(crate) fn second_role_lattice(role: &str, name: &str, span: Span, first: &str, first_span: Span) -> Diagnostic {
+pub(crate) fn second_role_lattice(
+    role: &str,
+    name: &str,
+    span: Span,
+    first: &str,
+    first_span: Span,
+) -> Diagnostic {
     Diagnostic::new(
         Code::E0304,
         format!("lattice `{name}` is a second lattice `for {role}`"),
     )
     .primary(span, format!("`{first}` is already the `{role}` lattice"))
     .secondary(first_span, format!("`{first}` declared `for {role}` here"))
-    .help(format!("declare exactly one lattice `for {role}`; drop the role from the other"))
+    .help(format!(
+        "declare exactly one lattice `for {role}`; drop the role from the other"
+    ))
 }
 
 /// `E0305`: labels of a role are used but no lattice has that role.
 pub(crate) fn no_role_lattice(role: &str, span: Span) -> Diagnostic {
     Diagnostic::new(Code::E0305, format!("no lattice is declared `for {role}`"))
-        .primary(span, format!("this `{role}` label needs a lattice `for {role}`"))
+        .primary(
+            span,
+            format!("this `{role}` label needs a lattice `for {role}`"),
+        )
         .help("import the standard labels with `use std::labels;`")
 }
 
 /// `E0401`: a label of another lattice.
-pub(crate) fn wrong_lattice(label: &str, found: &str, expected: &str, span: Span, decl: Span) -> Diagnostic {
+pub(crate) fn wrong_lattice(
+    label: &str,
+    found: &str,
+    expected: &str,
+    span: Span,
+    decl: Span,
+) -> Diagnostic {
     Diagnostic::new(
         Code::E0401,
         format!("label `{label}` belongs to lattice `{found}`, not `{expected}`"),
@@ -80,9 +101,14 @@ pub(crate) fn unknown_label<'a>(
 
 /// `E0403`: a threshold or confidence outside [0, 1].
 pub(crate) fn out_of_unit(what: &str, value: &str, span: Span) -> Diagnostic {
-    Diagnostic::new(Code::E0403, format!("{what} `{value}` is outside [0, 1]"))
-    .primary(span, "confidences are probabilities between 0 and 1")
-    .help("use a value between 0 and 1, such as `0.7`")
+    out_of_unit_msg(&format!("{what} `{value}`"), span)
+}
+
+/// `E0403` with the whole subject written by the caller.
+pub(crate) fn out_of_unit_msg(subject: &str, span: Span) -> Diagnostic {
+    Diagnostic::new(Code::E0403, format!("{subject} is outside [0, 1]"))
+        .primary(span, "confidences are probabilities between 0 and 1")
+        .help("use a value between 0 and 1, such as `0.7`")
 }
 
 /// `E0404`: a budget that is not a positive integer.
@@ -113,7 +139,10 @@ pub(crate) fn no_default(contract: &str, span: Span, last: Option<Span>) -> Diag
     );
     let d = match last {
         Some(last) => d
-            .primary(last, "the last rule is guarded, so some events match no rule")
+            .primary(
+                last,
+                "the last rule is guarded, so some events match no rule",
+            )
             .secondary(span, "in this contract"),
         None => d.primary(span, "this contract has no `decide` rules"),
     };
@@ -137,17 +166,30 @@ pub(crate) fn unknown_channel<'a>(
 }
 
 /// `E0408`: an unknown entity kind.
-pub(crate) fn unknown_entity<'a>(kind: &str, span: Span, candidates: impl IntoIterator<Item = &'a str>) -> Diagnostic {
+pub(crate) fn unknown_entity<'a>(
+    kind: &str,
+    span: Span,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Diagnostic {
     Diagnostic::new(Code::E0408, format!("unknown entity kind `{kind}`"))
         .primary(span, "not an entity kind the labeler recognises")
-        .note("entity kinds: email, phone, person_name, date, time, money, gov_id, address, url, ip")
+        .note(
+            "entity kinds: email, phone, person_name, date, time, money, gov_id, address, url, ip",
+        )
         .maybe_help(suggest::did_you_mean(kind, candidates))
 }
 
 /// `E0409`: an unknown time granularity.
-pub(crate) fn unknown_granularity<'a>(g: &str, span: Span, candidates: impl IntoIterator<Item = &'a str>) -> Diagnostic {
+pub(crate) fn unknown_granularity<'a>(
+    g: &str,
+    span: Span,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Diagnostic {
     Diagnostic::new(Code::E0409, format!("unknown time granularity `{g}`"))
-        .primary(span, "`coarsen time to` takes hour, day, week, month or year")
+        .primary(
+            span,
+            "`coarsen time to` takes hour, day, week, month or year",
+        )
         .maybe_help(suggest::did_you_mean(g, candidates))
 }
 
@@ -160,13 +202,21 @@ pub(crate) fn bad_regex(error: &str, span: Span) -> Diagnostic {
 }
 
 /// `E0411`: a transform step that fits none of the transform's input types.
-pub(crate) fn step_type(transform: &str, step: &str, needs: &str, inputs: &str, span: Span) -> Diagnostic {
+pub(crate) fn step_type(
+    transform: &str,
+    step: &str,
+    needs: &str,
+    inputs: &str,
+    span: Span,
+) -> Diagnostic {
     Diagnostic::new(
         Code::E0411,
         format!("step `{step}` of transform `{transform}` does not apply to {inputs}"),
     )
     .primary(span, format!("this step needs a {needs} input"))
-    .help(format!("add `{needs}` to the transform's input types, or remove the step"))
+    .help(format!(
+        "add `{needs}` to the transform's input types, or remove the step"
+    ))
 }
 
 /// `E0412`: a rewrite whose transforms fit no field they could rewrite.
@@ -176,11 +226,20 @@ pub(crate) fn rewrite_type(tool: &str, field: &str, ty: &str, span: Span) -> Dia
         format!("no transform of this rewrite applies to field `{tool}.{field}` of type `{ty}`"),
     )
     .primary(span, "this rewrite cannot lower the field's label")
-    .help(format!("add a transform that takes `{ty}` to the `using` list"))
+    .help(format!(
+        "add a transform that takes `{ty}` to the `using` list"
+    ))
 }
 
 /// `E0413`: a transform whose output label is not strictly below the cut.
-pub(crate) fn a3_transform(transform: &str, output: &str, cut: &str, span: Span, decl: Span, cut_span: Span) -> Diagnostic {
+pub(crate) fn a3_transform(
+    transform: &str,
+    output: &str,
+    cut: &str,
+    span: Span,
+    decl: Span,
+    cut_span: Span,
+) -> Diagnostic {
     Diagnostic::new(
         Code::E0413,
         format!("transform `{transform}` produces `{output}`, which is not strictly below the cut `{cut}`"),
@@ -193,15 +252,25 @@ pub(crate) fn a3_transform(transform: &str, output: &str, cut: &str, span: Span,
 }
 
 /// `E0414`: a substitute observed by an external observer.
-pub(crate) fn a3_substitute(substitute: &str, observer: &str, span: Span, decl: Span) -> Diagnostic {
+pub(crate) fn a3_substitute(
+    substitute: &str,
+    observer: &str,
+    span: Span,
+    decl: Span,
+) -> Diagnostic {
     Diagnostic::new(
         Code::E0414,
         format!("substitute `{substitute}` is observed by external observer `{observer}`"),
     )
-    .primary(span, format!("shadowing with `{substitute}` reaches `{observer}`"))
+    .primary(
+        span,
+        format!("shadowing with `{substitute}` reaches `{observer}`"),
+    )
     .secondary(decl, format!("`{substitute}` is declared here"))
     .note("action preservation (A3): a shadow substitute must emit nothing to an external observer")
-    .help(format!("observe `{substitute}` only by internal observers such as `runtime_log`"))
+    .help(format!(
+        "observe `{substitute}` only by internal observers such as `runtime_log`"
+    ))
 }
 
 /// `E0415`: a shadow with no substitute for a tool.
@@ -215,7 +284,12 @@ pub(crate) fn no_substitute(tool: &str, span: Span, detail: &str) -> Diagnostic 
 }
 
 /// `E0416`: an argument field that no relevant tool has.
-pub(crate) fn unknown_field<'a>(field: &str, why: &str, span: Span, candidates: impl IntoIterator<Item = &'a str>) -> Diagnostic {
+pub(crate) fn unknown_field<'a>(
+    field: &str,
+    why: &str,
+    span: Span,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Diagnostic {
     Diagnostic::new(Code::E0416, format!("unknown argument field `{field}`"))
         .primary(span, why.to_string())
         .maybe_help(suggest::did_you_mean(field, candidates))
@@ -237,24 +311,38 @@ pub(crate) fn repeated(what: &str, span: Span, first: Span) -> Diagnostic {
 }
 
 /// `E0419`: a name where a number or parameter is expected.
-pub(crate) fn unknown_param<'a>(name: &str, span: Span, candidates: impl IntoIterator<Item = &'a str>) -> Diagnostic {
+pub(crate) fn unknown_param<'a>(
+    name: &str,
+    span: Span,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Diagnostic {
     Diagnostic::new(Code::E0419, format!("unknown parameter `{name}`"))
         .primary(span, "not a parameter of this contract")
-        .maybe_help(
-            suggest::did_you_mean(name, candidates)
-                .or_else(|| Some(format!("declare it, such as `contract c({name} = 0.7) {{ ... }}`"))),
-        )
+        .maybe_help(suggest::did_you_mean(name, candidates).or_else(|| {
+            Some(format!(
+                "declare it, such as `contract c({name} = 0.7) {{ ... }}`"
+            ))
+        }))
 }
 
 /// `E0420`: `budget exhausted` in a contract without budgets.
 pub(crate) fn no_budgets(span: Span) -> Diagnostic {
-    Diagnostic::new(Code::E0420, "`budget exhausted` in a contract with no budget")
-        .primary(span, "there is no budget to exhaust")
-        .help("declare one, such as `budget b 5 per task counting args >= sensitive;`")
+    Diagnostic::new(
+        Code::E0420,
+        "`budget exhausted` in a contract with no budget",
+    )
+    .primary(span, "there is no budget to exhaust")
+    .help("declare one, such as `budget b 5 per task counting args >= sensitive;`")
 }
 
 /// `E0421`: a tool and its substitute disagree.
-pub(crate) fn substitute_mismatch(tool: &str, substitute: &str, other: &str, span: Span, decl: Span) -> Diagnostic {
+pub(crate) fn substitute_mismatch(
+    tool: &str,
+    substitute: &str,
+    other: &str,
+    span: Span,
+    decl: Span,
+) -> Diagnostic {
     Diagnostic::new(
         Code::E0421,
         format!("substitute `{substitute}` stands in for `{other}`, not `{tool}`"),
@@ -284,8 +372,21 @@ pub(crate) fn bad_test(what: &str, span: Span, help: &str) -> Diagnostic {
 /// `W0001`: a declaration nothing uses.
 pub(crate) fn unused(kind: &str, name: &str, span: Span) -> Diagnostic {
     Diagnostic::new(Code::W0001, format!("{kind} `{name}` is never used"))
-        .primary(span, format!("`{name}` is declared but nothing refers to it"))
+        .primary(
+            span,
+            format!("`{name}` is declared but nothing refers to it"),
+        )
         .help(format!("remove `{name}`, or use it"))
+}
+
+/// `W0005`: an item imported by name that the file never uses.
+pub(crate) fn unused_import(name: &str, span: Span) -> Diagnostic {
+    Diagnostic::new(Code::W0005, format!("unused import `{name}`"))
+        .primary(
+            span,
+            format!("`{name}` is imported but this file never refers to it"),
+        )
+        .help(format!("remove `{name}` from the `use`"))
 }
 
 /// `W0002`: a rule an earlier rule always pre-empts.
@@ -307,5 +408,7 @@ pub(crate) fn unread_threshold(mode: &str, span: Span) -> Diagnostic {
 pub(crate) fn unread_budget(name: &str, span: Span) -> Diagnostic {
     Diagnostic::new(Code::W0004, format!("budget `{name}` is never read"))
         .primary(span, "no rule tests whether this budget is exhausted")
-        .help(format!("add a rule such as `defer when budget {name} exhausted;`, or remove the budget"))
+        .help(format!(
+            "add a rule such as `defer when budget {name} exhausted;`, or remove the budget"
+        ))
 }

@@ -57,10 +57,16 @@ pub(crate) fn expr(cx: &mut Cx<'_>, env: &Env<'_>, e: &ast::Expr) -> Guard {
     match e {
         ast::Expr::Bool(b, _) => Guard::Bool(*b),
         ast::Expr::Not(x, _) => Guard::Not(Box::new(expr(cx, env, x))),
-        ast::Expr::And(a, b, _) => Guard::And(flatten(true, vec![expr(cx, env, a), expr(cx, env, b)])),
-        ast::Expr::Or(a, b, _) => Guard::Or(flatten(false, vec![expr(cx, env, a), expr(cx, env, b)])),
+        ast::Expr::And(a, b, _) => {
+            Guard::And(flatten(true, vec![expr(cx, env, a), expr(cx, env, b)]))
+        }
+        ast::Expr::Or(a, b, _) => {
+            Guard::Or(flatten(false, vec![expr(cx, env, a), expr(cx, env, b)]))
+        }
         ast::Expr::Paren(x, _) => expr(cx, env, x),
-        ast::Expr::Flag(i) => cx.mode(i).map_or(Guard::Bool(false), |m| Guard::ModeIs(vec![m])),
+        ast::Expr::Flag(i) => cx
+            .mode(i)
+            .map_or(Guard::Bool(false), |m| Guard::ModeIs(vec![m])),
         ast::Expr::Predicate(p, loc) => predicate(cx, env, p, loc.span()),
         ast::Expr::Compare(c) => compare(cx, env, c),
     }
@@ -87,7 +93,12 @@ fn predicate(cx: &mut Cx<'_>, env: &Env<'_>, p: &ast::Predicate, span: Span) -> 
                     cx.d.push(errors::no_budgets(span));
                 } else {
                     let names = env.budgets.iter().map(|b| b.name.as_str());
-                    cx.d.push(crate::resolve::errors::unknown_name("budget", &name.name, name.loc.span(), names));
+                    cx.d.push(crate::resolve::errors::unknown_name(
+                        "budget",
+                        &name.name,
+                        name.loc.span(),
+                        names,
+                    ));
                 }
                 Guard::Bool(false)
             }
@@ -111,7 +122,12 @@ fn negate_if(ne: bool, g: Guard) -> Guard {
 }
 
 /// The names of a set test or an equality, with whether it was `!=`.
-fn names_of<'a>(cx: &mut Cx<'_>, test: &'a ast::CompareTest, subject: &str, span: Span) -> Option<(Vec<&'a ast::Ident>, bool)> {
+fn names_of<'a>(
+    cx: &mut Cx<'_>,
+    test: &'a ast::CompareTest,
+    subject: &str,
+    span: Span,
+) -> Option<(Vec<&'a ast::Ident>, bool)> {
     match test {
         ast::CompareTest::In(v) => Some((v.iter().collect(), false)),
         ast::CompareTest::Op(o @ (ast::CmpOp::Eq | ast::CmpOp::Ne), ast::Operand::Name(n)) => {
@@ -119,7 +135,10 @@ fn names_of<'a>(cx: &mut Cx<'_>, test: &'a ast::CompareTest, subject: &str, span
         }
         ast::CompareTest::Op(o, ast::Operand::Name(_)) => {
             cx.d.push(errors::bad_comparison(
-                &format!("`{subject}` is not ordered, so `{}` does not apply", o.symbol()),
+                &format!(
+                    "`{subject}` is not ordered, so `{}` does not apply",
+                    o.symbol()
+                ),
                 span,
                 &format!("compare `{subject}` with `==`, `!=` or `in {{...}}`"),
             ));
@@ -140,7 +159,9 @@ fn compare(cx: &mut Cx<'_>, env: &Env<'_>, c: &ast::Compare) -> Guard {
     let span = c.loc.span();
     match &c.subject {
         ast::CompareSubject::Tool => {
-            let Some((names, ne)) = names_of(cx, &c.test, "tool", span) else { return Guard::Bool(false) };
+            let Some((names, ne)) = names_of(cx, &c.test, "tool", span) else {
+                return Guard::Bool(false);
+            };
             let ids: Vec<hir::ToolId> = names
                 .iter()
                 .filter_map(|n| cx.lookup(env.module, n, Kind::Tool).map(hir::ToolId))
@@ -148,12 +169,16 @@ fn compare(cx: &mut Cx<'_>, env: &Env<'_>, c: &ast::Compare) -> Guard {
             negate_if(ne, Guard::ToolIs(ids))
         }
         ast::CompareSubject::Mode => {
-            let Some((names, ne)) = names_of(cx, &c.test, "mode", span) else { return Guard::Bool(false) };
+            let Some((names, ne)) = names_of(cx, &c.test, "mode", span) else {
+                return Guard::Bool(false);
+            };
             let ids = names.iter().filter_map(|n| cx.mode(n)).collect();
             negate_if(ne, Guard::ModeIs(ids))
         }
         ast::CompareSubject::Effect => {
-            let Some((names, ne)) = names_of(cx, &c.test, "effect", span) else { return Guard::Bool(false) };
+            let Some((names, ne)) = names_of(cx, &c.test, "effect", span) else {
+                return Guard::Bool(false);
+            };
             let ids = names.iter().filter_map(|n| cx.effect(n)).collect();
             negate_if(ne, Guard::EffectIs(ids))
         }
@@ -172,13 +197,20 @@ fn is_destination(cx: &Cx<'_>, module: usize, name: &str) -> bool {
 fn destination(cx: &mut Cx<'_>, env: &Env<'_>, c: &ast::Compare, span: Span) -> Guard {
     let is_label = |cx: &Cx<'_>, n: &ast::Ident| {
         !is_destination(cx, env.module, &n.name)
-            && cx.p.dests().is_some_and(|l| l.labels.iter().any(|x| cx.p.label_name(*x) == n.name))
+            && cx
+                .p
+                .dests()
+                .is_some_and(|l| l.labels.iter().any(|x| cx.p.label_name(*x) == n.name))
     };
     match &c.test {
         ast::CompareTest::Op(o, ast::Operand::Name(n)) => {
             let o = op(*o);
             if matches!(o, CmpOp::Eq | CmpOp::Ne) && !is_label(cx, n) {
-                let ids = cx.lookup(env.module, n, Kind::Destination).map(hir::DestId).into_iter().collect();
+                let ids = cx
+                    .lookup(env.module, n, Kind::Destination)
+                    .map(hir::DestId)
+                    .into_iter()
+                    .collect();
                 return negate_if(o == CmpOp::Ne, Guard::DestinationIs(ids));
             }
             cx.label(hir::Subject::Destination, n)
@@ -240,7 +272,13 @@ fn confidence(cx: &mut Cx<'_>, env: &Env<'_>, c: &ast::Compare, span: Span) -> G
     Guard::Confidence(op(*o), bound)
 }
 
-fn args(cx: &mut Cx<'_>, env: &Env<'_>, field: Option<&ast::Ident>, c: &ast::Compare, span: Span) -> Guard {
+fn args(
+    cx: &mut Cx<'_>,
+    env: &Env<'_>,
+    field: Option<&ast::Ident>,
+    c: &ast::Compare,
+    span: Span,
+) -> Guard {
     let field_ref = field.map(|f| {
         let tools: Vec<&hir::Tool> = if env.tools.is_empty() {
             cx.p.tools.iter().collect()
@@ -248,22 +286,28 @@ fn args(cx: &mut Cx<'_>, env: &Env<'_>, field: Option<&ast::Ident>, c: &ast::Com
             env.tools.iter().filter_map(|t| cx.p.tool(*t)).collect()
         };
         if !tools.iter().any(|t| t.field(&f.name).is_some()) {
-            let mut names: Vec<&str> = tools.iter().flat_map(|t| t.fields.iter().map(|f| f.name.as_str())).collect();
+            let mut names: Vec<&str> = tools
+                .iter()
+                .flat_map(|t| t.fields.iter().map(|f| f.name.as_str()))
+                .collect();
             names.sort_unstable();
             names.dedup();
             let why = format!("no allowed tool has a field `{}`", f.name);
             cx.d.push(errors::unknown_field(&f.name, &why, f.loc.span(), names));
         }
-        hir::FieldRef { name: f.name.clone() }
+        hir::FieldRef {
+            name: f.name.clone(),
+        }
     });
     match &c.test {
-        ast::CompareTest::Op(o, ast::Operand::Name(n)) => cx.label(hir::Subject::Args, n).map_or(Guard::Bool(false), |l| {
-            Guard::ArgLabel {
-                field: field_ref,
-                op: op(*o),
-                label: l,
-            }
-        }),
+        ast::CompareTest::Op(o, ast::Operand::Name(n)) => {
+            cx.label(hir::Subject::Args, n)
+                .map_or(Guard::Bool(false), |l| Guard::ArgLabel {
+                    field: field_ref,
+                    op: op(*o),
+                    label: l,
+                })
+        }
         ast::CompareTest::In(names) => Guard::Or(
             names
                 .iter()

@@ -34,7 +34,8 @@ pub enum Why {
 /// Why an order is not a lattice.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum LatticeError {
-    /// A cycle, as label indices in order (the first is not repeated).
+    /// A cycle, as label indices in order, starting at the lowest index
+    /// (the first is not repeated at the end).
     Cycle(Vec<usize>),
     /// A pair without a unique least upper bound.
     NoJoin(usize, usize, Why),
@@ -98,7 +99,17 @@ pub fn build(n: usize, edges: &[(usize, usize)]) -> Result<Tables, Vec<LatticeEr
         }
     }
     if let Err(cycle) = toposort(&graph, None) {
-        return Err(vec![LatticeError::Cycle(find_cycle(&graph, cycle.node_id()))]);
+        let mut labels = find_cycle(&graph, cycle.node_id());
+        // Start at the label declared first, so the report is deterministic.
+        if let Some(first) = labels
+            .iter()
+            .enumerate()
+            .min_by_key(|(_, l)| **l)
+            .map(|(i, _)| i)
+        {
+            labels.rotate_left(first);
+        }
+        return Err(vec![LatticeError::Cycle(labels)]);
     }
     let mut leq = vec![false; n * n];
     let set = |leq: &mut Vec<bool>, i: usize, j: usize| {
@@ -132,7 +143,7 @@ pub fn build(n: usize, edges: &[(usize, usize)]) -> Result<Tables, Vec<LatticeEr
     let mut errors = Vec::new();
     for i in 0..n {
         for j in i..n {
-            match extremum(n, |c| le(i, c) && le(j, c), |a, b| le(a, b)) {
+            match extremum(n, |c| le(i, c) && le(j, c), le) {
                 Ok(c) => store(&mut join, n, i, j, c),
                 Err(why) => {
                     if !errors.iter().any(|e| matches!(e, LatticeError::NoJoin(..))) {
@@ -168,12 +179,19 @@ fn store(table: &mut [u32], n: usize, i: usize, j: usize, v: usize) {
 }
 
 /// The least element (by `below`) of `{c : bound(c)}`.
-fn extremum(n: usize, bound: impl Fn(usize) -> bool, below: impl Fn(usize, usize) -> bool) -> Result<usize, Why> {
+fn extremum(
+    n: usize,
+    bound: impl Fn(usize) -> bool,
+    below: impl Fn(usize, usize) -> bool,
+) -> Result<usize, Why> {
     let bounds: Vec<usize> = (0..n).filter(|c| bound(*c)).collect();
     if bounds.is_empty() {
         return Err(Why::NoBound);
     }
-    if let Some(least) = bounds.iter().find(|c| bounds.iter().all(|d| below(**c, *d))) {
+    if let Some(least) = bounds
+        .iter()
+        .find(|c| bounds.iter().all(|d| below(**c, *d)))
+    {
         return Ok(*least);
     }
     let minimal: Vec<usize> = bounds
@@ -194,7 +212,8 @@ fn find_cycle(graph: &DiGraph<usize, ()>, start: NodeIndex) -> Vec<usize> {
         .find(|c| c.contains(&start))
         .unwrap_or_else(|| vec![start]);
     // Breadth-first from `start` inside the component until an edge returns to it.
-    let mut parent: std::collections::HashMap<NodeIndex, NodeIndex> = std::collections::HashMap::new();
+    let mut parent: std::collections::HashMap<NodeIndex, NodeIndex> =
+        std::collections::HashMap::new();
     let mut queue = std::collections::VecDeque::from([start]);
     while let Some(u) = queue.pop_front() {
         for v in graph.neighbors(u) {
@@ -209,7 +228,10 @@ fn find_cycle(graph: &DiGraph<usize, ()>, start: NodeIndex) -> Vec<usize> {
                     path.push(start);
                 }
                 path.reverse();
-                return path.iter().filter_map(|x| graph.node_weight(*x).copied()).collect();
+                return path
+                    .iter()
+                    .filter_map(|x| graph.node_weight(*x).copied())
+                    .collect();
             }
             if scc.contains(&v) && !parent.contains_key(&v) && v != start {
                 parent.insert(v, u);

@@ -5,6 +5,10 @@
 //! and that no other file imports: there is no `pub`, so a vocabulary module
 //! (the `std` library, a shared tools file) exports everything it declares.
 //! A duplicate declaration (already `E0202`) is not also reported unused.
+//! The same files get `W0005` for items imported by name (`use a::{x};`)
+//! that the file itself never refers to; whole-module imports are exempt,
+//! since they also bring the program-wide vocabulary (lattices, modes), and
+//! so are substitutes of tools the file uses (`shadow` runs them unnamed).
 //!
 //! Rule shadowing is a sound but incomplete subsumption check: rule `j` is
 //! reported when an earlier rule `i` is unguarded, or when every conjunct of
@@ -19,28 +23,46 @@ use crate::resolve::{Binding, Kind};
 use std::collections::HashSet;
 
 pub(crate) fn check(cx: &mut Cx<'_>) {
-    unused(cx);
-    // Recovery nodes (an unresolved atom becomes `false`) would make the
-    // pipeline lints report rules and budgets that are fine once the errors
-    // are fixed, so they only run on an error-free program.
+    // Lints run on an error-free program only, as rustc's do: a misspelled
+    // name would make its intended target look unused, and recovery nodes
+    // (an unresolved atom becomes `false`) would make rules look shadowed.
     if cx.d.has_errors() {
         return;
     }
+    unused(cx);
     let mut diags = Vec::new();
     for c in &cx.p.contracts {
         if !user_span(cx, c.span) {
             continue;
         }
         for (j, rule) in c.rules.iter().enumerate() {
-            if let Some((i, why)) = c.rules.iter().take(j).enumerate().find_map(|(i, e)| covers(e, rule).map(|w| (i, w))) {
+            if let Some((i, why)) = c
+                .rules
+                .iter()
+                .take(j)
+                .enumerate()
+                .find_map(|(i, e)| covers(e, rule).map(|w| (i, w)))
+            {
                 let earlier = c.rules.get(i).map_or(rule.span, |r| r.span);
-                diags.push(errors::shadowed_rule(&describe(rule, j), rule.span, earlier, why));
+                diags.push(errors::shadowed_rule(
+                    &describe(rule, j),
+                    rule.span,
+                    earlier,
+                    why,
+                ));
             }
         }
-        let reads_threshold = c.rules.iter().any(|r| reads(&r.guard, &|g| matches!(g, Guard::Confidence(_, crate::hir::Bound::ThresholdOfMode))));
+        let reads_threshold = c.rules.iter().any(|r| {
+            reads(&r.guard, &|g| {
+                matches!(g, Guard::Confidence(_, crate::hir::Bound::ThresholdOfMode))
+            })
+        });
         if !reads_threshold {
             for t in &c.thresholds {
-                let mode = cx.p.modes.get(t.mode.index()).map_or("?", |m| m.name.as_str());
+                let mode =
+                    cx.p.modes
+                        .get(t.mode.index())
+                        .map_or("?", |m| m.name.as_str());
                 diags.push(errors::unread_threshold(mode, t.span));
             }
         }
@@ -61,8 +83,7 @@ pub(crate) fn check(cx: &mut Cx<'_>) {
 }
 
 fn user_span(cx: &Cx<'_>, span: crate::source::Span) -> bool {
-    cx.r
-        .modules
+    cx.r.modules
         .iter()
         .find(|m| m.file == span.file)
         .is_some_and(|m| !m.is_std)
@@ -105,35 +126,75 @@ fn reads(g: &Guard, pred: &dyn Fn(&Guard) -> bool) -> bool {
 
 fn unused(cx: &mut Cx<'_>) {
     let mut diags = Vec::new();
-    let checked: HashSet<usize> = cx
-        .r
-        .modules
-        .iter()
-        .enumerate()
-        .filter(|(m, module)| {
-            !module.is_std
-                && !module.imported
-                && cx.r.decls.iter().any(|d| d.module == *m && d.kind == Kind::Contract)
-        })
-        .map(|(m, _)| m)
-        .collect();
+    let checked: HashSet<usize> =
+        cx.r.modules
+            .iter()
+            .enumerate()
+            .filter(|(m, module)| {
+                !module.is_std
+                    && !module.imported
+                    && cx
+                        .r
+                        .decls
+                        .iter()
+                        .any(|d| d.module == *m && d.kind == Kind::Contract)
+            })
+            .map(|(m, _)| m)
+            .collect();
     for (i, d) in cx.r.decls.iter().enumerate() {
         if !checked.contains(&d.module) || cx.r.is_used(i) {
             continue;
         }
-        let bound = cx.r.modules.get(d.module).and_then(|m| m.scope.get(&d.name));
+        let bound =
+            cx.r.modules
+                .get(d.module)
+                .and_then(|m| m.scope.get(&d.name));
         if bound != Some(&Binding::Decl(i)) {
             continue;
         }
         let skip = match d.kind {
             Kind::Contract | Kind::Labeler => true,
-            Kind::Lattice => cx.p.lattices.get(d.index as usize).is_some_and(|l| l.role.is_some()),
+            Kind::Lattice => {
+                cx.p.lattices
+                    .get(d.index as usize)
+                    .is_some_and(|l| l.role.is_some())
+            }
             Kind::Enum => matches!(d.name.as_str(), "Mode" | "Effect"),
-            Kind::Observer | Kind::Destination | Kind::Tool | Kind::Substitute | Kind::Lexicon | Kind::Transform => false,
+            Kind::Observer
+            | Kind::Destination
+            | Kind::Tool
+            | Kind::Substitute
+            | Kind::Lexicon
+            | Kind::Transform => false,
         };
         if !skip {
             diags.push(errors::unused(d.kind.word(), &d.name, d.span));
         }
     }
+    for m in &checked {
+        let Some(module) = cx.r.modules.get(*m) else {
+            continue;
+        };
+        for (ident, d) in &module.item_imports {
+            if !cx.r.is_used_from(*m, *d) && !documents_shadow(cx, *m, *d) {
+                diags.push(errors::unused_import(&ident.name, ident.loc.span()));
+            }
+        }
+    }
     cx.d.extend(diags);
+}
+
+/// Whether `decl` is a substitute for a tool that module `m` uses: `shadow`
+/// without `using` runs it implicitly, so importing it documents the rule.
+fn documents_shadow(cx: &Cx<'_>, m: usize, decl: usize) -> bool {
+    let Some(d) = cx.r.decls.get(decl).filter(|d| d.kind == Kind::Substitute) else {
+        return false;
+    };
+    let Some(tool) = cx.p.substitutes.get(d.index as usize).map(|s| s.tool) else {
+        return false;
+    };
+    cx.r.decls
+        .iter()
+        .position(|t| t.kind == Kind::Tool && t.index == tool.0)
+        .is_some_and(|t| cx.r.is_used_from(m, t))
 }

@@ -34,6 +34,8 @@ pub(crate) mod errors;
 mod guard;
 pub mod lattice;
 mod lints;
+#[cfg(test)]
+mod tests;
 mod vocab;
 
 use crate::diagnostics::Diagnostics;
@@ -80,7 +82,11 @@ impl Cx<'_> {
     }
 
     /// The lattice with a role, reporting `E0305` once when there is none.
-    fn role_lattice(&mut self, subject: hir::Subject, span: crate::source::Span) -> Option<hir::LatticeId> {
+    fn role_lattice(
+        &mut self,
+        subject: hir::Subject,
+        span: crate::source::Span,
+    ) -> Option<hir::LatticeId> {
         let (id, slot, word) = match subject {
             hir::Subject::Args => (self.p.arg_lattice, 0, "args"),
             hir::Subject::Destination => (self.p.dest_lattice, 1, "destination"),
@@ -97,7 +103,11 @@ impl Cx<'_> {
     }
 
     /// Resolves a label in the lattice of `subject`: `E0305`, `E0401`, `E0402`.
-    pub(crate) fn label(&mut self, subject: hir::Subject, name: &ast::Ident) -> Option<hir::LabelId> {
+    pub(crate) fn label(
+        &mut self,
+        subject: hir::Subject,
+        name: &ast::Ident,
+    ) -> Option<hir::LabelId> {
         let span = name.loc.span();
         let lat_id = self.role_lattice(subject, span)?;
         let lattice = self.p.lattice(lat_id)?;
@@ -111,11 +121,21 @@ impl Cx<'_> {
         }
         let expected = lattice.name.clone();
         if let Some(other) = self.p.labels.iter().find(|l| l.name == name.name) {
-            let found = self.p.lattice(other.lattice).map_or("?", |l| l.name.as_str()).to_string();
-            self.d.push(errors::wrong_lattice(&name.name, &found, &expected, span, other.span));
+            let found = self
+                .p
+                .lattice(other.lattice)
+                .map_or("?", |l| l.name.as_str())
+                .to_string();
+            self.d.push(errors::wrong_lattice(
+                &name.name, &found, &expected, span, other.span,
+            ));
             return None;
         }
-        let candidates: Vec<&str> = lattice.labels.iter().map(|l| self.p.label_name(*l)).collect();
+        let candidates: Vec<&str> = lattice
+            .labels
+            .iter()
+            .map(|l| self.p.label_name(*l))
+            .collect();
         let diag = errors::unknown_label(&name.name, &expected, span, candidates);
         self.d.push(diag);
         None
@@ -131,13 +151,23 @@ impl Cx<'_> {
         Self::value(&self.effects, name, "effect class", self.d)
     }
 
-    fn value<T: Copy>(map: &HashMap<String, T>, name: &ast::Ident, what: &str, d: &mut Diagnostics) -> Option<T> {
+    fn value<T: Copy>(
+        map: &HashMap<String, T>,
+        name: &ast::Ident,
+        what: &str,
+        d: &mut Diagnostics,
+    ) -> Option<T> {
         if let Some(v) = map.get(&name.name) {
             return Some(*v);
         }
         let mut candidates: Vec<&str> = map.keys().map(String::as_str).collect();
         candidates.sort_unstable();
-        d.push(crate::resolve::errors::unknown_name(what, &name.name, name.loc.span(), candidates));
+        d.push(crate::resolve::errors::unknown_name(
+            what,
+            &name.name,
+            name.loc.span(),
+            candidates,
+        ));
         None
     }
 }

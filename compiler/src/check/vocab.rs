@@ -19,7 +19,10 @@ fn lattices(cx: &mut Cx<'_>) {
     let mut claims: Vec<(LatticeId, bool)> = Vec::new();
     for decl in decls {
         let Some(ast::Item::Lattice(l)) = cx.r.item(decl) else {
-            cx.d.push(Diagnostic::internal(decl.span, "a lattice declaration is not a lattice"));
+            cx.d.push(Diagnostic::internal(
+                decl.span,
+                "a lattice declaration is not a lattice",
+            ));
             continue;
         };
         let id = LatticeId::from_index(cx.p.lattices.len());
@@ -47,7 +50,9 @@ fn lattices(cx: &mut Cx<'_>) {
                 span: name.loc.span(),
             });
         }
-        let labels: Vec<LabelId> = (first..cx.p.labels.len()).map(LabelId::from_index).collect();
+        let labels: Vec<LabelId> = (first..cx.p.labels.len())
+            .map(LabelId::from_index)
+            .collect();
         let word = |i: usize| names.get(i).map_or("?".to_string(), |n| n.name.clone());
         let span = l.name.loc.span();
         let tables = match lattice::build(names.len(), &edges) {
@@ -102,20 +107,30 @@ fn lattices(cx: &mut Cx<'_>) {
 /// Gives each role to one lattice: the standard library's when it declares
 /// one (so a conflict is reported in the user's file), else the first.
 fn assign_roles(cx: &mut Cx<'_>, claims: &[(LatticeId, bool)]) {
-    for (role, word) in [(hir::Subject::Args, "args"), (hir::Subject::Destination, "destination")] {
+    for (role, word) in [
+        (hir::Subject::Args, "args"),
+        (hir::Subject::Destination, "destination"),
+    ] {
         let mine: Vec<(LatticeId, bool)> = claims
             .iter()
             .copied()
             .filter(|(id, _)| cx.p.lattice(*id).is_some_and(|l| l.role == Some(role)))
             .collect();
-        let Some((chosen, _)) = mine.iter().find(|(_, s)| *s).or_else(|| mine.first()).copied() else {
+        let Some((chosen, _)) = mine
+            .iter()
+            .find(|(_, s)| *s)
+            .or_else(|| mine.first())
+            .copied()
+        else {
             continue;
         };
         match role {
             hir::Subject::Args => cx.p.arg_lattice = Some(chosen),
             hir::Subject::Destination => cx.p.dest_lattice = Some(chosen),
         }
-        let Some(first) = cx.p.lattice(chosen).cloned() else { continue };
+        let Some(first) = cx.p.lattice(chosen).cloned() else {
+            continue;
+        };
         for (other, _) in mine.iter().filter(|(id, _)| *id != chosen) {
             if let Some(l) = cx.p.lattice(*other) {
                 let d = errors::second_role_lattice(word, &l.name, l.span, &first.name, first.span);
@@ -125,7 +140,12 @@ fn assign_roles(cx: &mut Cx<'_>, claims: &[(LatticeId, bool)]) {
     }
 }
 
-fn lattice_error(name: &str, e: &lattice::LatticeError, span: Span, word: &dyn Fn(usize) -> String) -> Diagnostic {
+fn lattice_error(
+    name: &str,
+    e: &lattice::LatticeError,
+    span: Span,
+    word: &dyn Fn(usize) -> String,
+) -> Diagnostic {
     let why = |w: &lattice::Why, up: bool| match w {
         lattice::Why::NoBound => {
             if up {
@@ -150,8 +170,12 @@ fn lattice_error(name: &str, e: &lattice::LatticeError, span: Span, word: &dyn F
             }
             errors::lattice_cycle(name, &labels, span)
         }
-        lattice::LatticeError::NoJoin(a, b, w) => errors::no_join(name, &word(*a), &word(*b), &why(w, true), span),
-        lattice::LatticeError::NoMeet(a, b, w) => errors::no_meet(name, &word(*a), &word(*b), &why(w, false), span),
+        lattice::LatticeError::NoJoin(a, b, w) => {
+            errors::no_join(name, &word(*a), &word(*b), &why(w, true), span)
+        }
+        lattice::LatticeError::NoMeet(a, b, w) => {
+            errors::no_meet(name, &word(*a), &word(*b), &why(w, false), span)
+        }
     }
 }
 
@@ -160,7 +184,10 @@ fn enums(cx: &mut Cx<'_>) {
     let mut special: HashMap<&str, Span> = HashMap::new();
     for decl in decls {
         let Some(ast::Item::Enum(e)) = cx.r.item(decl) else {
-            cx.d.push(Diagnostic::internal(decl.span, "an enum declaration is not an enum"));
+            cx.d.push(Diagnostic::internal(
+                decl.span,
+                "an enum declaration is not an enum",
+            ));
             continue;
         };
         let mut seen: HashMap<&str, Span> = HashMap::new();
@@ -176,7 +203,11 @@ fn enums(cx: &mut Cx<'_>) {
         let span = e.name.loc.span();
         if matches!(e.name.name.as_str(), "Mode" | "Effect") {
             if let Some(first) = special.get(e.name.name.as_str()) {
-                cx.d.push(errors::repeated(&format!("`enum {}`", e.name.name), span, *first));
+                cx.d.push(errors::repeated(
+                    &format!("`enum {}`", e.name.name),
+                    span,
+                    *first,
+                ));
             } else {
                 special.insert(&e.name.name, span);
                 for v in &values {
@@ -189,7 +220,8 @@ fn enums(cx: &mut Cx<'_>) {
                         cx.modes.insert(name.clone(), id);
                         cx.p.modes.push(hir::Mode { name, span });
                     } else {
-                        cx.effects.insert(name.clone(), hir::EffectId::from_index(cx.p.effects.len()));
+                        cx.effects
+                            .insert(name.clone(), hir::EffectId::from_index(cx.p.effects.len()));
                         cx.p.effects.push(hir::Effect { name, span });
                     }
                 }
@@ -207,7 +239,9 @@ fn channels(cx: &mut Cx<'_>) {
     let mut first: Option<Span> = None;
     for module in &cx.r.modules {
         for item in &module.ast.items {
-            let ast::Item::Channels(c) = item else { continue };
+            let ast::Item::Channels(c) = item else {
+                continue;
+            };
             let span = c.loc.span();
             if let Some(f) = first {
                 cx.d.push(errors::repeated("`channels { ... }`", span, f));
@@ -221,8 +255,10 @@ fn channels(cx: &mut Cx<'_>) {
                     continue;
                 }
                 seen.insert(&n.name, n.loc.span());
-                cx.channels
-                    .insert(n.name.clone(), hir::ChannelId::from_index(cx.p.channels.len()));
+                cx.channels.insert(
+                    n.name.clone(),
+                    hir::ChannelId::from_index(cx.p.channels.len()),
+                );
                 cx.p.channels.push(hir::Channel {
                     name: n.name.clone(),
                     span: n.loc.span(),

@@ -32,7 +32,9 @@ pub(crate) fn run(global: &Global, args: CheckArgs) -> Outcome {
     }
     // Imports relative to a file are read from disk; `std` is embedded.
     let mut loader = |path: &str| std::fs::read_to_string(path).ok();
-    let _program = stpc_compiler::check(&mut map, &readable, &mut loader, &mut diagnostics);
+    let program = stpc_compiler::check(&mut map, &readable, &mut loader, &mut diagnostics);
+    // Lowering and the exhaustive soundness check run only on error-free programs.
+    stpc_compiler::verify_contracts(&program, &readable, &mut diagnostics);
     if !args.deny.is_empty() {
         diagnostics.deny_warnings();
     }

@@ -27,6 +27,10 @@ pub(crate) struct CompileArgs {
     /// Treat warnings as errors (`--deny warnings`).
     #[arg(long, value_name = "LINT", value_parser = ["warnings"])]
     pub(crate) deny: Vec<String>,
+    /// Also write conformance vectors beside the table
+    /// (`NAME.vectors.jsonl`; needs `-o`).
+    #[arg(long, value_name = "WHAT", value_parser = ["vectors"], requires = "output")]
+    pub(crate) emit: Vec<String>,
 }
 
 fn parse_param(s: &str) -> Result<(String, f64), String> {
@@ -82,6 +86,12 @@ pub(crate) fn run(global: &Global, args: CompileArgs) -> Outcome {
             if let Err(e) = output::write_atomic(path, json.as_bytes()) {
                 output::fail(global, &format!("cannot write `{}`: {e}", path.display()));
                 return Outcome::Failure;
+            }
+            if args.emit.iter().any(|e| e == "vectors") {
+                if let Err(message) = super::vectors::write_beside(&table, path) {
+                    output::fail(global, &message);
+                    return Outcome::Failure;
+                }
             }
         }
         None => {

@@ -2,11 +2,18 @@
 
 pub(crate) mod check;
 pub(crate) mod compile;
+pub(crate) mod graph;
 pub(crate) mod completions;
+pub(crate) mod decide;
+pub(crate) mod diff;
+pub(crate) mod eval;
 pub(crate) mod explain;
 pub(crate) mod fmt;
 pub(crate) mod output;
 pub(crate) mod reference;
+pub(crate) mod test;
+pub(crate) mod replay;
+pub(crate) mod vectors;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
@@ -62,10 +69,25 @@ pub(crate) enum Command {
     Check(check::CheckArgs),
     /// Check, lower and verify a contract; write its decision table.
     Compile(compile::CompileArgs),
-    /// Print the long explanation of a diagnostic code.
+    /// Decide events against a compiled table, as the runtime would.
+    Decide(decide::DecideArgs),
+    /// Write a lattice or a contract's decision diagram as Graphviz DOT.
+    Graph(graph::GraphArgs),
+    /// Show which decisions change between two contracts or tables.
+    Diff(diff::DiffArgs),
+    /// Print the long explanation of a diagnostic code, or why an event
+    /// gets its decision (`--table T --event E`).
     Explain(explain::ExplainArgs),
     /// Rewrite contracts in the canonical layout, keeping comments.
     Fmt(fmt::FmtArgs),
+    /// Run the `test` blocks of contracts against their compiled tables.
+    Test(test::TestArgs),
+    /// Write conformance vectors of a table for readers in other languages.
+    Vectors(vectors::VectorsArgs),
+    /// Replay a frozen speculative frontier through one contract.
+    Replay(replay::ReplayArgs),
+    /// Compare policies on a frontier: adversaries, bootstrap CIs, sign tests.
+    Eval(eval::EvalArgs),
     /// Print a shell completion script.
     Completions(completions::CompletionsArgs),
     /// Print the CLI reference page of the book (Markdown).
@@ -98,8 +120,15 @@ pub(crate) fn run(cli: Cli) -> Outcome {
     match cli.command {
         Command::Check(args) => check::run(&cli.global, args),
         Command::Compile(args) => compile::run(&cli.global, args),
+        Command::Graph(args) => graph::run(&cli.global, args),
+        Command::Decide(args) => decide::run(&cli.global, args),
+        Command::Diff(args) => diff::run(&cli.global, args),
         Command::Explain(args) => explain::run(&cli.global, args),
         Command::Fmt(args) => fmt::run(&cli.global, args),
+        Command::Test(args) => test::run(&cli.global, args),
+        Command::Vectors(args) => vectors::run(&cli.global, args),
+        Command::Replay(args) => replay::run(&cli.global, args),
+        Command::Eval(args) => eval::run(&cli.global, args),
         Command::Completions(args) => completions::run(args),
         Command::CliReference => reference::run(),
     }

@@ -186,6 +186,8 @@ codes! {
     W0003 = (Warning, "threshold can never trigger"),
     /// A budget that no rule reads.
     W0004 = (Warning, "budget never read"),
+    /// An item imported by name that the file never uses.
+    W0005 = (Warning, "unused import"),
     /// Raising a label yields a more disclosing action.
     W0601 = (Warning, "decision is not monotone in labels"),
     /// A rule that decides no point of the domain.

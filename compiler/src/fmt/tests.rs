@@ -175,9 +175,19 @@ fn the_safety_net_refuses_a_changed_ast_or_a_lost_comment() {
     let ast = parse(FileId(0), src, &mut d).unwrap();
     let comments = crate::syntax::trivia::comments(FileId(0), src);
     assert!(super::verify(FileId(0), &ast, &comments, src).is_ok());
-    let changed = super::verify(FileId(0), &ast, &comments, "contract c {\n    tools b; // why\n}\n");
+    let changed = super::verify(
+        FileId(0),
+        &ast,
+        &comments,
+        "contract c {\n    tools b; // why\n}\n",
+    );
     assert_eq!(changed.unwrap_err().code, Code::E0900);
-    let lost = super::verify(FileId(0), &ast, &comments, "contract c {\n    tools a;\n}\n");
+    let lost = super::verify(
+        FileId(0),
+        &ast,
+        &comments,
+        "contract c {\n    tools a;\n}\n",
+    );
     let lost = lost.unwrap_err();
     assert_eq!(lost.code, Code::E0900);
     assert!(lost.message.contains("comment"));

@@ -26,10 +26,10 @@ pub(crate) fn no_fallback(labeler: &str, span: Span) -> Diagnostic {
         .help("end the labeler with `fallback <label>;`, such as `fallback sensitive;`")
 }
 
-/// `E0502`: no labeler for a subject at all.
-pub(crate) fn no_labeler(subject: Subject, span: Span) -> Diagnostic {
-    let word = subject_word(subject);
-    Diagnostic::new(Code::E0502, format!("no labeler `for {word}` with a fallback is in scope"))
+/// `E0502`: no labeler for some subjects at all.
+pub(crate) fn no_labeler(subjects: &[Subject], span: Span) -> Diagnostic {
+    let words: Vec<String> = subjects.iter().map(|s| format!("`for {}`", subject_word(*s))).collect();
+    Diagnostic::new(Code::E0502, format!("no labeler {} is in scope", words.join(" or ")))
         .primary(span, "this contract needs labels for its runtime")
         .help("import the standard labelers with `use std::labelers;`, or declare a labeler with a `fallback`")
 }

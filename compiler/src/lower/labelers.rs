@@ -15,12 +15,16 @@ use stpc_runtime::table as t;
 
 /// Both labelers; `None` after reporting when one has no fallback.
 pub(crate) fn labelers(p: &hir::Program, ix: &vocab::Index, c: &hir::Contract, out: &mut Vec<Diagnostic>) -> Option<t::Labelers> {
-    let args = merge(p, ix, Subject::Args, c, out);
-    let destination = merge(p, ix, Subject::Destination, c, out);
+    let mut absent = Vec::new();
+    let args = merge(p, ix, Subject::Args, &mut absent, out);
+    let destination = merge(p, ix, Subject::Destination, &mut absent, out);
+    if !absent.is_empty() {
+        out.push(errors::no_labeler(&absent, c.span));
+    }
     Some(t::Labelers { args: args?, destination: destination? })
 }
 
-fn merge(p: &hir::Program, ix: &vocab::Index, subject: Subject, c: &hir::Contract, out: &mut Vec<Diagnostic>) -> Option<t::Labeler> {
+fn merge(p: &hir::Program, ix: &vocab::Index, subject: Subject, absent: &mut Vec<Subject>, out: &mut Vec<Diagnostic>) -> Option<t::Labeler> {
     let lattice = match subject {
         Subject::Args => p.args(),
         Subject::Destination => p.dests(),
@@ -54,7 +58,7 @@ fn merge(p: &hir::Program, ix: &vocab::Index, subject: Subject, c: &hir::Contrac
         }
     }
     if !any {
-        out.push(errors::no_labeler(subject, c.span));
+        absent.push(subject);
         return None;
     }
     let fallback = fallback.filter(|_| ok)?;

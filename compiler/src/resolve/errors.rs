@@ -20,11 +20,19 @@ pub(crate) fn duplicate(what: &str, name: &str, span: Span, first: Span) -> Diag
     Diagnostic::new(Code::E0202, format!("`{name}` is declared more than once"))
         .primary(span, format!("second {what} `{name}`"))
         .secondary(first, "first declared here")
-        .help(format!("rename or remove one of the two declarations of `{name}`"))
+        .help(format!(
+            "rename or remove one of the two declarations of `{name}`"
+        ))
 }
 
 /// `E0203`: a name of the wrong kind where another kind is expected.
-pub(crate) fn wrong_kind(name: &str, expected: &str, found: &str, span: Span, decl: Span) -> Diagnostic {
+pub(crate) fn wrong_kind(
+    name: &str,
+    expected: &str,
+    found: &str,
+    span: Span,
+    decl: Span,
+) -> Diagnostic {
     Diagnostic::new(
         Code::E0203,
         format!("expected a {expected}, found {found} `{name}`"),
@@ -42,19 +50,25 @@ pub(crate) fn unresolved_import(path: &str, span: Span, help: Option<String>) ->
 
 /// `E0205`: modules that import each other in a cycle.
 pub(crate) fn import_cycle(cycle: &[String], span: Span) -> Diagnostic {
-    Diagnostic::new(
-        Code::E0205,
-        format!("import cycle: {}", cycle.join(" -> ")),
-    )
-    .primary(span, "this import closes the cycle")
-    .help("move the shared declarations into a module that both can import")
+    Diagnostic::new(Code::E0205, format!("import cycle: {}", cycle.join(" -> ")))
+        .primary(span, "this import closes the cycle")
+        .help("move the shared declarations into a module that both can import")
 }
 
 /// `E0206`: a name that two whole-module imports both provide.
-pub(crate) fn ambiguous(name: &str, span: Span, a: &str, b: &str, a_span: Span, b_span: Span) -> Diagnostic {
+pub(crate) fn ambiguous(
+    name: &str,
+    span: Span,
+    a: &str,
+    b: &str,
+    a_span: Span,
+    b_span: Span,
+) -> Diagnostic {
     Diagnostic::new(Code::E0206, format!("`{name}` is ambiguous"))
         .primary(span, format!("`{name}` could come from `{a}` or `{b}`"))
         .secondary(a_span, format!("imported from `{a}` here"))
         .secondary(b_span, format!("imported from `{b}` here"))
-        .help(format!("import `{name}` explicitly, such as `use {a}::{{{name}}};`"))
+        .help(format!(
+            "import `{name}` explicitly, such as `use {a}::{{{name}}};`"
+        ))
 }

@@ -102,7 +102,12 @@ impl Loading<'_> {
     }
 
     /// The index of the module in `file`, loading and parsing it if needed.
-    fn find_or_load(&mut self, file: &str, segments: &[&str], diagnostics: &mut Diagnostics) -> Option<usize> {
+    fn find_or_load(
+        &mut self,
+        file: &str,
+        segments: &[&str],
+        diagnostics: &mut Diagnostics,
+    ) -> Option<usize> {
         if let Some(i) = self.by_file.get(file) {
             return Some(*i);
         }
@@ -119,7 +124,14 @@ impl Loading<'_> {
         Some(self.add(id, file.to_string(), segments.join("::"), file, ast))
     }
 
-    fn add(&mut self, file: FileId, name: String, path: String, key: &str, ast: ast::File) -> usize {
+    fn add(
+        &mut self,
+        file: FileId,
+        name: String,
+        path: String,
+        key: &str,
+        ast: ast::File,
+    ) -> usize {
         let index = self.modules.len();
         self.modules.push(Module {
             file,
@@ -129,6 +141,7 @@ impl Loading<'_> {
             name,
             ast,
             scope: Scope::default(),
+            item_imports: Vec::new(),
         });
         self.imports.push(Vec::new());
         self.visited.push(false);
@@ -173,18 +186,30 @@ impl Loading<'_> {
         let span = u.loc.span();
         let whole = self.file_for(importer, &segments);
         let (target, items, file) = if u.group.is_some() {
-            (self.find_or_load(&whole, &segments, diagnostics), u.group.clone(), whole.clone())
+            (
+                self.find_or_load(&whole, &segments, diagnostics),
+                u.group.clone(),
+                whole.clone(),
+            )
         } else {
             match self.find_or_load(&whole, &segments, diagnostics) {
                 Some(t) => (Some(t), None, whole.clone()),
                 None => {
-                    let parent: Vec<&str> = segments.iter().take(segments.len().saturating_sub(1)).copied().collect();
+                    let parent: Vec<&str> = segments
+                        .iter()
+                        .take(segments.len().saturating_sub(1))
+                        .copied()
+                        .collect();
                     let item = u.path.last().cloned();
                     if parent.is_empty() {
                         (None, None, whole.clone())
                     } else {
                         let file = self.file_for(importer, &parent);
-                        (self.find_or_load(&file, &parent, diagnostics), item.map(|i| vec![i]), file)
+                        (
+                            self.find_or_load(&file, &parent, diagnostics),
+                            item.map(|i| vec![i]),
+                            file,
+                        )
                     }
                 }
             }

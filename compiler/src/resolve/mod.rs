@@ -116,6 +116,8 @@ pub struct Module {
     pub ast: ast::File,
     /// What it can see.
     pub(crate) scope: Scope,
+    /// Items it imports by name, with the declaration each one binds.
+    pub(crate) item_imports: Vec<(ast::Ident, usize)>,
 }
 
 /// One named declaration.
@@ -143,6 +145,8 @@ pub struct Resolved {
     /// Declarations in module order, then source order.
     pub decls: Vec<Decl>,
     used: Vec<Cell<bool>>,
+    /// `used_from[module][decl]`: the module refers to the declaration.
+    used_from: Vec<Vec<Cell<bool>>>,
     by_kind: HashMap<Kind, Vec<usize>>,
 }
 
@@ -187,6 +191,22 @@ impl Resolved {
         }
     }
 
+    /// Marks a declaration used by a module's own text.
+    pub fn mark_used_from(&self, module: usize, decl: usize) {
+        self.mark_used(decl);
+        if let Some(c) = self.used_from.get(module).and_then(|m| m.get(decl)) {
+            c.set(true);
+        }
+    }
+
+    /// Whether a module's own text refers to a declaration.
+    pub fn is_used_from(&self, module: usize, decl: usize) -> bool {
+        self.used_from
+            .get(module)
+            .and_then(|m| m.get(decl))
+            .is_some_and(Cell::get)
+    }
+
     /// Looks `name` up in `module`'s scope, expecting a declaration of `kind`.
     ///
     /// Reports `E0201` (unknown, with a suggestion among names of that kind),
@@ -199,9 +219,7 @@ impl Resolved {
         diagnostics: &mut Diagnostics,
     ) -> Option<Found> {
         let span = name.loc.span();
-        let Some(scope) = self.modules.get(module).map(|m| &m.scope) else {
-            return None;
-        };
+        let scope = self.modules.get(module).map(|m| &m.scope)?;
         match scope.get(&name.name) {
             None => {
                 let candidates: Vec<&str> = scope
@@ -233,7 +251,7 @@ impl Resolved {
             }
             Some(Binding::Decl(d)) => {
                 let decl = self.decls.get(*d)?;
-                self.mark_used(*d);
+                self.mark_used_from(module, *d);
                 if decl.kind == kind {
                     Some(Found {
                         decl: *d,
@@ -288,6 +306,11 @@ pub fn resolve(
         }
     }
     resolved.used = resolved.decls.iter().map(|_| Cell::new(false)).collect();
+    resolved.used_from = resolved
+        .modules
+        .iter()
+        .map(|_| resolved.decls.iter().map(|_| Cell::new(false)).collect())
+        .collect();
     scope::build(&mut resolved, &imports, diagnostics);
     resolved
 }

@@ -41,15 +41,34 @@ impl Scope {
 }
 
 /// Builds every module's scope: locals, then named imports, then globs.
-pub(crate) fn build(resolved: &mut Resolved, imports: &[Vec<Import>], diagnostics: &mut Diagnostics) {
+pub(crate) fn build(
+    resolved: &mut Resolved,
+    imports: &[Vec<Import>],
+    diagnostics: &mut Diagnostics,
+) {
     let mut scopes = Vec::with_capacity(resolved.modules.len());
+    let mut item_imports = Vec::with_capacity(resolved.modules.len());
     for m in 0..resolved.modules.len() {
         let mut names: HashMap<String, Binding> = HashMap::new();
-        for (d, decl) in resolved.decls.iter().enumerate().filter(|(_, d)| d.module == m) {
+        for (d, decl) in resolved
+            .decls
+            .iter()
+            .enumerate()
+            .filter(|(_, d)| d.module == m)
+        {
             match names.get(&decl.name) {
                 Some(Binding::Decl(first)) => {
-                    let first = resolved.decls.get(*first).map(|f| f.span).unwrap_or_default();
-                    diagnostics.push(errors::duplicate(decl.kind.word(), &decl.name, decl.span, first));
+                    let first = resolved
+                        .decls
+                        .get(*first)
+                        .map(|f| f.span)
+                        .unwrap_or_default();
+                    diagnostics.push(errors::duplicate(
+                        decl.kind.word(),
+                        &decl.name,
+                        decl.span,
+                        first,
+                    ));
                 }
                 _ => {
                     names.insert(decl.name.clone(), Binding::Decl(d));
@@ -57,9 +76,14 @@ pub(crate) fn build(resolved: &mut Resolved, imports: &[Vec<Import>], diagnostic
             }
         }
         let list: &[Import] = imports.get(m).map_or(&[], Vec::as_slice);
+        let mut named = Vec::new();
         for import in list {
             let Some(items) = &import.items else { continue };
-            let target = resolved.modules.get(import.module).map(|t| t.path.clone()).unwrap_or_default();
+            let target = resolved
+                .modules
+                .get(import.module)
+                .map(|t| t.path.clone())
+                .unwrap_or_default();
             for item in items {
                 let found = resolved
                     .decls
@@ -81,19 +105,34 @@ pub(crate) fn build(resolved: &mut Resolved, imports: &[Vec<Import>], diagnostic
                 };
                 match names.get(&item.name) {
                     Some(Binding::Decl(existing)) if *existing != d => {
-                        let first = resolved.decls.get(*existing).map(|f| f.span).unwrap_or_default();
+                        let first = resolved
+                            .decls
+                            .get(*existing)
+                            .map(|f| f.span)
+                            .unwrap_or_default();
                         let word = resolved.decls.get(d).map_or("item", |x| x.kind.word());
-                        diagnostics.push(errors::duplicate(word, &item.name, item.loc.span(), first));
+                        diagnostics.push(errors::duplicate(
+                            word,
+                            &item.name,
+                            item.loc.span(),
+                            first,
+                        ));
                     }
                     _ => {
                         names.insert(item.name.clone(), Binding::Decl(d));
+                        named.push((item.clone(), d));
                     }
                 }
             }
         }
         let explicit: HashSet<String> = names.keys().cloned().collect();
         for import in list.iter().filter(|i| i.items.is_none()) {
-            for (d, decl) in resolved.decls.iter().enumerate().filter(|(_, x)| x.module == import.module) {
+            for (d, decl) in resolved
+                .decls
+                .iter()
+                .enumerate()
+                .filter(|(_, x)| x.module == import.module)
+            {
                 if explicit.contains(&decl.name) {
                     continue;
                 }
@@ -110,8 +149,10 @@ pub(crate) fn build(resolved: &mut Resolved, imports: &[Vec<Import>], diagnostic
             }
         }
         scopes.push(Scope { names });
+        item_imports.push(named);
     }
-    for (module, scope) in resolved.modules.iter_mut().zip(scopes) {
+    for ((module, scope), named) in resolved.modules.iter_mut().zip(scopes).zip(item_imports) {
         module.scope = scope;
+        module.item_imports = named;
     }
 }

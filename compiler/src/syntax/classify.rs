@@ -191,6 +191,51 @@ fn simplify(mut items: Vec<Expected>) -> Vec<Expected> {
     if has_class(&items, "a number or parameter name") {
         items.retain(|e| !matches!(e, Expected::Class(c) if c == NAME || c == "a number"));
     }
+    // Every declaration keyword: "a declaration".
+    let declaration_keywords = ITEM_KEYWORDS
+        .iter()
+        .all(|k| items.contains(&Expected::Keyword((*k).to_string())));
+    if declaration_keywords {
+        items.retain(|e| !matches!(e, Expected::Keyword(k) if ITEM_KEYWORDS.contains(&k.as_str())));
+        items.push(Expected::Class("a declaration".into()));
+    }
+    // A `"` is the start of "a string".
+    if items.contains(&Expected::Punct("\"".into())) {
+        items.retain(|e| *e != Expected::Punct("\"".into()));
+        items.push(Expected::Class("a string".into()));
+    }
+    // What a broader class already names.
+    let covered: &[(&str, &[&str])] = &[
+        (
+            "a value",
+            &["\"", "[", "{", "true", "false", "a string", "a number"],
+        ),
+        (
+            "a rule",
+            &[
+                NAME,
+                "a rule name",
+                "allow",
+                "block",
+                "defer",
+                "rewrite",
+                "shadow",
+            ],
+        ),
+        ("a label binding (`field: label`)", &[NAME, "destination"]),
+        ("an argument", &[NAME]),
+        ("a field", &[NAME]),
+        ("a parameter", &[NAME]),
+    ];
+    for (class, parts) in covered {
+        if items.contains(&Expected::Class((*class).to_string())) {
+            items.retain(|e| match e {
+                Expected::Keyword(k) | Expected::Punct(k) | Expected::Class(k) => {
+                    !parts.contains(&k.as_str())
+                }
+            });
+        }
+    }
     // `observed` is only ever the start of `observed by`.
     for e in &mut items {
         if *e == Expected::Keyword("observed".into()) {
@@ -236,6 +281,16 @@ impl Context<'_> {
 
     fn token_after(&self, t: &Token) -> Option<&Token> {
         self.tokens.iter().find(|u| u.start >= t.end)
+    }
+
+    /// The end of the `n`-th token after `t`; `usize::MAX` (only a full
+    /// parse reaches it) when the text ends sooner.
+    fn tokens_after(&self, t: &Token, n: usize) -> usize {
+        self.tokens
+            .iter()
+            .filter(|u| u.start >= t.end)
+            .nth(n.saturating_sub(1))
+            .map_or(usize::MAX, |u| u.end)
     }
 
     /// Whether the chunk, with `range` (file offsets) replaced by `insert`,
@@ -359,7 +414,7 @@ pub(super) fn classify(cx: &Context<'_>, error: &pest::error::Error<Rule>) -> Di
     let next = cx.token_after(here);
     // A repair must get past the token after the error; at the end of the
     // text, only a full parse counts.
-    let must_pass = next.map_or(usize::MAX, |n| n.end);
+    let must_pass = cx.tokens_after(here, 3);
 
     // `when` / `unless` followed by no condition.
     if let Some(p) =
@@ -460,61 +515,93 @@ pub(super) fn classify(cx: &Context<'_>, error: &pest::error::Error<Rule>) -> Di
         here_span,
         &found,
         &list,
-        repair_help(cx, here, prev, next, &items),
+        repair_help(cx, here, prev, &items),
     )
 }
 
-/// A help line from the first small repair that works: insert an expected
-/// token, replace the offending token(s), or delete the offending token.
+/// A help line from a small repair that works: replace a token typed by
+/// habit from another language, insert an expected token, replace the
+/// offending punctuation, or delete the offending token, in that order.
+///
+/// A repair must get the parser three tokens past the error (or through
+/// the whole item), and an insertion is only suggested when at most two
+/// candidates work, so a suggestion is a fix and not a guess.
 fn repair_help(
     cx: &Context<'_>,
     here: &Token,
     prev: Option<&Token>,
-    next: Option<&Token>,
     items: &[Expected],
 ) -> Option<String> {
     let word = cx.word(here);
-    let must_pass = next.map_or(usize::MAX, |n| n.end);
+    let must_pass = cx.tokens_after(here, 3);
     // Delimiters are balanced already; a repair never adds or removes one.
     let is_delimiter = |t: &str| matches!(t, "{" | "}" | "(" | ")" | "[" | "]");
+    let is_string = word.starts_with('"') || word.starts_with('r');
+    let punctuation = !is_word(word) && !is_string && !is_delimiter(word);
+    // Connectives are never the missing word: `a and b` parses for any two
+    // names, so inserting one proves nothing.
+    let connective = |k: &str| matches!(k, "and" | "or" | "in" | "not");
     let candidates: Vec<&str> = items
         .iter()
         .filter_map(|e| match e {
-            // A keyword is only missing before a word (`at provider`).
-            Expected::Keyword(k) if is_word(word) => Some(k.as_str()),
+            // A keyword is only missing before a word or a string
+            // (`at provider`, `to "api.brave.com"`).
+            Expected::Keyword(k) if !punctuation && !connective(k) && !k.contains(' ') => {
+                Some(k.as_str())
+            }
             Expected::Punct(p) if !is_delimiter(p) => Some(p.as_str()),
             _ => None,
         })
-        .take(8)
+        .take(10)
         .collect();
     // Symbols typed by habit from other languages.
-    let habits: &[(&str, &str)] = &[("=", "=="), ("!", "not"), ("=>", ">="), ("=<", "<=")];
+    let habits: &[(&str, &str)] = &[
+        ("=", "=="),
+        ("!", "not"),
+        ("=>", ">="),
+        ("=<", "<="),
+        ("::", ":"),
+    ];
     // Two adjacent punctuation tokens read as one (`=<`).
+    let next = cx.token_after(here);
     let joined = next
-        .filter(|n| n.start == here.end && !is_word(cx.word(n)) && !is_delimiter(cx.word(n)))
-        .filter(|_| !is_word(word) && !is_delimiter(word))
+        .filter(|n| n.start == here.end && punctuation)
+        .filter(|n| {
+            let w = cx.word(n);
+            !is_word(w) && !w.starts_with('"') && !is_delimiter(w)
+        })
         .map(|n| (format!("{word}{}", cx.word(n)), n.end));
-    for (written, end) in joined.iter().cloned().chain([(word.to_string(), here.end)]) {
+    for (written, end) in joined.into_iter().chain([(word.to_string(), here.end)]) {
         for (typed, meant) in habits {
             if written == *typed && cx.repairs((here.start, end), meant, must_pass.max(end)) {
                 return Some(format!("did you mean `{meant}`?"));
             }
         }
     }
-    for t in &candidates {
-        let insert = if is_word(t) {
-            format!("{t} ")
-        } else {
-            (*t).to_string()
-        };
-        if cx.repairs((here.start, here.start), &insert, must_pass) {
-            return Some(match prev {
-                Some(p) => format!("add `{t}` after {}", describe(cx.word(p))),
-                None => format!("add `{t}` before {}", describe(word)),
-            });
-        }
+    let inserted: Vec<&str> = candidates
+        .iter()
+        .copied()
+        .filter(|t| {
+            let insert = if is_word(t) {
+                format!("{t} ")
+            } else {
+                (*t).to_string()
+            };
+            cx.repairs((here.start, here.start), &insert, must_pass)
+        })
+        .collect();
+    if (1..=2).contains(&inserted.len()) {
+        let what = inserted
+            .iter()
+            .map(|t| format!("`{t}`"))
+            .collect::<Vec<_>>()
+            .join(" or ");
+        return Some(match prev {
+            Some(p) => format!("add {what} after {}", describe(cx.word(p))),
+            None => format!("add {what} before {}", describe(word)),
+        });
     }
-    if !is_word(word) && !is_delimiter(word) {
+    if punctuation {
         for t in &candidates {
             if cx.repairs((here.start, here.end), t, must_pass) {
                 return Some(format!("replace `{word}` with `{t}`"));
@@ -523,7 +610,11 @@ fn repair_help(
     }
     // `;` ends statements; removing one is never the fix.
     if !is_delimiter(word) && word != ";" && cx.repairs((here.start, here.end), "", must_pass) {
-        return Some(format!("remove {}", describe(word)));
+        return Some(if is_string {
+            "remove this string".to_string()
+        } else {
+            format!("remove `{word}`")
+        });
     }
     // A trailing `,` before the end of a list.
     if let Some(p) = prev.filter(|p| cx.word(p) == ",") {

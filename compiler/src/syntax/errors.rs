@@ -147,24 +147,28 @@ pub(crate) fn unknown_characters(span: Span, chars: &str) -> Diagnostic {
     let shown: String = chars
         .chars()
         .map(|c| {
-            if c.is_control() || c.is_whitespace() || c == '\u{fffd}' {
+            // Invisible characters (zero-width, direction marks, a
+            // byte-order mark) are named by code point.
+            let invisible = matches!(c, '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2060}'..='\u{2064}' | '\u{feff}' | '\u{fffd}');
+            if c.is_control() || c.is_whitespace() || invisible {
                 format!("U+{:04X}", u32::from(c))
             } else {
                 c.to_string()
             }
         })
         .collect();
-    let (message, label) = if chars.chars().count() == 1 {
-        (
-            format!("unknown character `{shown}`"),
-            "not part of the language",
-        )
+    // A backtick is quoted with two, as in Markdown.
+    let quoted = if shown.contains('`') {
+        format!("`` {shown} ``")
     } else {
-        (
-            format!("unknown characters `{shown}`"),
-            "not part of the language",
-        )
+        format!("`{shown}`")
     };
+    let message = if chars.chars().count() == 1 {
+        format!("unknown character {quoted}")
+    } else {
+        format!("unknown characters {quoted}")
+    };
+    let label = "not part of the language";
     let help = match chars {
         "&&" | "&" => "write `and` to combine conditions".to_string(),
         "||" | "|" => "write `or` for either condition".to_string(),

@@ -117,7 +117,7 @@ pub(crate) fn friendly(rule: Rule) -> &'static str {
         Rule::ev_branch => "`branch`",
         Rule::ev_budget => "`after`",
         Rule::ev_labels => "`labels`",
-        Rule::label_binding => "a label binding",
+        Rule::label_binding => "a label binding (`field: label`)",
         Rule::expectation => "`expect`",
         Rule::expect_action => "an action (`allow`, `block`, `defer`, `rewrite`, `shadow`)",
         Rule::kw_use => "`use`",

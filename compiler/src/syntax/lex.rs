@@ -56,7 +56,8 @@ pub(crate) fn lex(file: FileId, text: &str) -> Lexed {
     let span = |a: usize, b: usize| Span::new(file, a, b);
     let mut tokens = Vec::new();
     let mut diagnostics = Vec::new();
-    let mut i = 0;
+    // A byte-order mark some editors write first is not text.
+    let mut i = bom_len(text);
     let at = |i: usize| bytes.get(i).copied().map(char::from);
     let push = |tokens: &mut Vec<Token>, start: usize, end: usize| {
         tokens.push(Token {
@@ -171,6 +172,15 @@ pub(crate) fn lex(file: FileId, text: &str) -> Lexed {
     Lexed {
         tokens,
         diagnostics,
+    }
+}
+
+/// The length of a leading byte-order mark (U+FEFF), or 0.
+pub(crate) fn bom_len(text: &str) -> usize {
+    if text.starts_with('\u{feff}') {
+        '\u{feff}'.len_utf8()
+    } else {
+        0
     }
 }
 

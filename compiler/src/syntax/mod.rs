@@ -3,24 +3,31 @@
 //! The pipeline inside this stage:
 //!
 //! ```text
-//! text ──lex──▶ tokens + lexical errors (strings, comments, delimiters, characters)
+//! text ──lex──▶ tokens + lexical errors (strings, comments, numbers,
+//!      │        characters, delimiters)
 //!      ──split at top-level items──▶ chunks
 //!      ──pest (grammar/stpc.pest), per chunk──▶ pairs ──from_pairs──▶ ast items
 //!                                             └─▶ pest error ──classify──▶ E01xx
 //! ```
 //!
-//! Recovery works at item granularity: the file is split before every
-//! word that follows a `;` or `}` at bracket depth 0 (where only a new
-//! declaration can start, misspelled or not), and each
-//! chunk is parsed on its own, so one broken declaration does not hide the
-//! errors in the next. Lexical errors (an unterminated string, an unclosed
-//! `{`) make every later position unreliable, so when the pre-pass finds
-//! any, they are reported alone.
+//! Recovery works at item granularity: the file is split before every word
+//! that follows a `;` or `}` at bracket depth 0 (where only a new
+//! declaration can start, misspelled or not), and each chunk is parsed on
+//! its own, so one broken declaration does not hide the errors in the next.
+//! Lexical errors (an unterminated string, an unclosed `{`) make every later
+//! position unreliable, so when the pre-pass finds any, they are reported
+//! alone.
 //!
 //! pest's raw error names grammar rules; [`grammar::friendly`] maps each to
-//! the words a user would type, and `classify` turns the common shapes
-//! (a missing `;`, a misspelled keyword, a missing `,`) into their own codes
-//! with a fix.
+//! the words a user would type, and `classify` turns the error into one
+//! code with a fix: the common shapes (a missing `;`, a misspelled keyword,
+//! a missing `,`) get their own codes, and the help of the rest comes from
+//! small repairs that are re-parsed to prove they work.
+//!
+//! Alternatives rejected: a hand-written recursive-descent parser would give
+//! full control over recovery, but the grammar would then live in two
+//! places; pest's built-in `into_miette` and its default messages name rule
+//! ids and stop at the first error of the file.
 
 pub mod ast;
 mod classify;
@@ -147,8 +154,11 @@ pub fn decode(file: FileId, bytes: &[u8], diagnostics: &mut Diagnostics) -> Opti
 }
 
 /// Splits the text before each word that starts a statement at depth 0.
+///
+/// A leading byte-order mark is not part of the first chunk.
 fn chunks(text: &str, tokens: &[lex::Token]) -> Vec<(usize, usize)> {
-    let mut starts = vec![0];
+    let first = lex::bom_len(text);
+    let mut starts = vec![first];
     let mut prev: Option<&str> = None;
     for t in tokens {
         let word = text.get(t.start..t.end).unwrap_or("");
@@ -156,7 +166,7 @@ fn chunks(text: &str, tokens: &[lex::Token]) -> Vec<(usize, usize)> {
         // After a top-level `;` or `}`, a word always starts a new item
         // (a misspelled keyword too, so its error stays its own).
         let is_word = word.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_');
-        if t.depth == 0 && at_statement_start && is_word && t.start > 0 {
+        if t.depth == 0 && at_statement_start && is_word && t.start > first {
             starts.push(t.start);
         }
         prev = Some(word);

@@ -81,3 +81,189 @@ fn lexical_errors_are_reported_together() {
     use crate::diagnostics::Code;
     assert_eq!(codes(text), vec![Code::E0107, Code::E0110]);
 }
+
+/// The one diagnostic of `text`: its code, the text its primary label
+/// underlines, and its help (Cedar's `ExpectedErrorMessageBuilder`).
+fn only_error(text: &str) -> (crate::diagnostics::Code, String, String) {
+    let mut map = SourceMap::new();
+    let id = map.add("t.stpc", text);
+    let mut d = Diagnostics::new();
+    assert!(parse(id, text, &mut d).is_none(), "parsed: {text}");
+    let all = d.sorted();
+    assert_eq!(all.len(), 1, "{all:?}");
+    let e = &all[0];
+    let span = e.primary_span().expect("a primary label");
+    (
+        e.code,
+        map.slice(span).to_string(),
+        e.help.clone().unwrap_or_default(),
+    )
+}
+
+fn assert_error(text: &str, code: crate::diagnostics::Code, underlined: &str, help_prefix: &str) {
+    let (c, u, h) = only_error(text);
+    assert_eq!(c, code, "{text}");
+    assert_eq!(u, underlined, "{text}");
+    assert!(h.starts_with(help_prefix), "{text}: help was {h:?}");
+}
+
+#[test]
+fn budget_exhausted_parses_with_and_without_a_name() {
+    for text in [
+        "contract c { decide { defer when budget exhausted; allow; } }",
+        "contract c { decide { defer when budget b exhausted; allow; } }",
+        "contract c { decide { defer when budget exhausted exhausted; allow; } }",
+    ] {
+        let f = parse_ok(text);
+        assert_eq!(parse_ok(&print::print(&f)), f);
+    }
+}
+
+#[test]
+fn the_printer_adds_parentheses_the_grammar_needs() {
+    use crate::source::Loc;
+    let flag = |n: &str| {
+        ast::Expr::Flag(ast::Ident {
+            name: n.into(),
+            loc: Loc::default(),
+        })
+    };
+    let l = Loc::default();
+    let or = ast::Expr::Or(Box::new(flag("a")), Box::new(flag("b")), l);
+    let and = ast::Expr::And(Box::new(or.clone()), Box::new(flag("c")), l);
+    assert_eq!(print::expr(&and), "(a or b) and c");
+    let not = ast::Expr::Not(Box::new(and), l);
+    assert_eq!(print::expr(&not), "not ((a or b) and c)");
+    let right = ast::Expr::And(
+        Box::new(flag("x")),
+        Box::new(ast::Expr::And(Box::new(flag("y")), Box::new(flag("z")), l)),
+        l,
+    );
+    assert_eq!(print::expr(&right), "x and (y and z)");
+}
+
+#[test]
+fn a_mismatched_closer_is_read_by_what_follows() {
+    use crate::diagnostics::Code;
+    // A typo for `)`: everything after balances once `}` is read as `)`.
+    assert_error(
+        "tool t {\n args { q: list(text} }\n}\n",
+        Code::E0116,
+        "}",
+        "replace `}` with `)`",
+    );
+    // A forgotten `)`: the `}` closes the enclosing block.
+    assert_error(
+        "tool t {\n args { q: list(text }\n}\n",
+        Code::E0116,
+        "}",
+        "add `)` before",
+    );
+    // A stray closer.
+    assert_error("enum E { a ] }\n", Code::E0109, "]", "remove this `]`");
+}
+
+#[test]
+fn a_parenthesis_open_at_a_semicolon_is_unclosed() {
+    use crate::diagnostics::Code;
+    assert_error(
+        "contract c { decide { block when (a or b; allow; } }",
+        Code::E0103,
+        "(",
+        "add `)` before the `;`",
+    );
+}
+
+#[test]
+fn malformed_numbers_are_lexical_errors() {
+    use crate::diagnostics::Code;
+    for (text, bad) in [
+        ("contract c { threshold s 0.; }", "0."),
+        ("contract c { threshold s .5; }", ".5"),
+        ("contract c { threshold s 1.2.3; }", "1.2.3"),
+    ] {
+        assert_error(text, Code::E0108, bad, "write numbers as digits");
+    }
+    // A field access is not a number.
+    parse_ok("contract c { decide { block when args.q >= s; allow; } }");
+}
+
+#[test]
+fn habits_from_other_languages_get_a_did_you_mean() {
+    use crate::diagnostics::Code;
+    assert_error(
+        "contract c { decide { block when mode = s; allow; } }",
+        Code::E0101,
+        "=",
+        "did you mean `==`?",
+    );
+    assert_error(
+        "contract c { decide { block when args => s; allow; } }",
+        Code::E0101,
+        "=>",
+        "did you mean `>=`?",
+    );
+    assert_error(
+        "contract c { decide { block when a && b; allow; } }",
+        Code::E0110,
+        "&&",
+        "write `and`",
+    );
+}
+
+#[test]
+fn missing_keywords_are_suggested_only_when_they_repair() {
+    use crate::diagnostics::Code;
+    assert_error(
+        "contract c { forbid args >= s provider; }",
+        Code::E0101,
+        "provider",
+        "add `at` after `s`",
+    );
+    assert_error(
+        "contract c { decide { rewrite t when args >= s; allow; } }",
+        Code::E0101,
+        "t",
+        "add `using` after `rewrite`",
+    );
+}
+
+#[test]
+fn invalid_utf8_points_at_the_first_bad_byte_in_the_lossy_text() {
+    use crate::diagnostics::Code;
+    let bytes = b"enum A { b }\n\xffx\n";
+    let lossy = String::from_utf8_lossy(bytes).into_owned();
+    let mut map = SourceMap::new();
+    let id = map.add("t.stpc", lossy);
+    let mut d = Diagnostics::new();
+    assert!(decode(id, bytes, &mut d).is_none());
+    let e = &d.sorted()[0];
+    assert_eq!(e.code, Code::E0112);
+    let span = e.primary_span().expect("located");
+    assert_eq!(map.slice(span), "\u{fffd}");
+    assert_eq!(
+        map.get(id).map(|f| f.line_col(span.start as usize)),
+        Some((2, 1))
+    );
+}
+
+#[test]
+fn every_rule_has_a_friendly_name_without_rule_ids() {
+    for rule in grammar::Rule::all_rules() {
+        let name = grammar::friendly(*rule);
+        let id = format!("{rule:?}");
+        assert!(!name.is_empty(), "{id}");
+        // A friendly name never shows the grammar's identifiers.
+        let leaks =
+            name.contains("kw_") || name.contains("op_") || id.contains('_') && name.contains(&id);
+        assert!(!leaks, "{id} is shown as {name:?}");
+    }
+}
+
+#[test]
+fn a_leading_byte_order_mark_is_ignored() {
+    let f = parse_ok("\u{feff}enum A { b }\nenum C { d }\n");
+    assert_eq!(f.items.len(), 2);
+    let comments = trivia::comments(crate::source::FileId(0), "\u{feff}// head\nenum A { b }\n");
+    assert!(!comments[0].trailing);
+}

@@ -22,7 +22,8 @@ pub struct Comment {
 pub fn comments(file: FileId, text: &str) -> Vec<Comment> {
     let mut out = Vec::new();
     let bytes = text.as_bytes();
-    let mut i = 0;
+    // A byte-order mark is not code.
+    let mut i = super::lex::bom_len(text);
     let mut line_has_code = false;
     while i < bytes.len() {
         let c = bytes.get(i).copied().unwrap_or(0);

@@ -72,7 +72,7 @@ pub fn json_value(v: &hir::Value) -> Value {
         hir::Value::Bool(b) => Value::Bool(*b),
         hir::Value::Number(n) => {
             // INVARIANT: the cast is exact: the value is whole and in range.
-            let whole = (n.fract() == 0.0 && n.abs() < 9.0e15).then(|| *n as i64);
+            let whole = (n.fract() == 0.0 && n.abs() < 9.0e15).then_some(*n as i64);
             match whole {
                 Some(i) => Value::from(i),
                 None => serde_json::Number::from_f64(*n).map_or(Value::Null, Value::Number),

@@ -45,16 +45,16 @@ pub(crate) fn shadow_leak(rule: &str, substitute: &str, observer: &str, why: &st
         .primary(rule_span, "this `shadow` emits to the observer")
         .note(why.to_owned())
         .note(format!("counterexample: {example}"))
-        .help(format!("observe `{substitute}` by internal observers only, or `block` such events"))
+        .help(format!("observe `{substitute}` only by internal observers no cut names, or `block` such events"))
 }
 
 /// `E0603`: an unknown or missing case reaches a disclosing action.
-pub(crate) fn not_fail_closed(rule: &str, action: &str, what: &str, rule_span: Span, example: &str) -> Diagnostic {
+pub(crate) fn not_fail_closed(rule: &str, action: &str, what: &str, fixes: &str, rule_span: Span, example: &str) -> Diagnostic {
     Diagnostic::new(Code::E0603, format!("rule `{rule}` decides `{action}` for {what}"))
         .primary(rule_span, format!("this `{action}` is reached"))
         .note(format!("counterexample: {example}"))
         .note("a pipeline must be fail-closed: missing labels, unknown tools and unknown destinations end in `defer` or `block`")
-        .help(format!("add a rule such as `block when labels missing;` or `block unless tool allowed;` before `{rule}`"))
+        .help(format!("add {fixes} before `{rule}`"))
 }
 
 /// `E0604`: the table is not a total function of the domain.
@@ -64,27 +64,28 @@ pub(crate) fn not_total(contract: &str, what: &str, span: Span) -> Diagnostic {
         .help("this is a bug in stpc's lowering; please report it with the contract")
 }
 
+/// `W0601`: one side of a non-monotone pair: a rule, its action, a label.
+pub(crate) struct Side<'a> {
+    pub(crate) rule: &'a str,
+    pub(crate) action: &'a str,
+    pub(crate) label: &'a str,
+    pub(crate) span: Span,
+}
+
 /// `W0601`: raising a label makes the decision more disclosing.
-pub(crate) fn not_monotone(
-    rule: &str,
-    action: &str,
-    higher_rule: &str,
-    higher_action: &str,
-    dim: &str,
-    from: &str,
-    to: &str,
-    spans: (Span, Span),
-    example: &str,
-) -> Diagnostic {
+pub(crate) fn not_monotone(dim: &str, low: &Side<'_>, high: &Side<'_>, example: &str) -> Diagnostic {
     Diagnostic::new(
         Code::W0601,
-        format!("raising the {dim} from `{from}` to `{to}` turns `{action}` into `{higher_action}`"),
+        format!("raising the {dim} from `{}` to `{}` turns `{}` into `{}`", low.label, high.label, low.action, high.action),
     )
-    .primary(spans.1, format!("`{higher_rule}` decides the higher label"))
-    .secondary(spans.0, format!("`{rule}` decides the lower label"))
+    .primary(high.span, format!("`{}` decides the higher label", high.rule))
+    .secondary(low.span, format!("`{}` decides the lower label", low.rule))
     .note(format!("at: {example}"))
     .note("actions ordered from most to least disclosing: allow > rewrite > shadow, defer > block")
-    .help(format!("check that `{higher_rule}` is meant to treat `{to}` more leniently than `{rule}` treats `{from}`"))
+    .help(format!(
+        "check that `{}` is meant to treat `{}` more leniently than `{}` treats `{}`",
+        high.rule, high.label, low.rule, low.label
+    ))
 }
 
 /// `W0602`: a rule that decides no point.

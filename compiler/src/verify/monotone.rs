@@ -53,16 +53,22 @@ struct Walk<'a> {
     dim: usize,
     low: u32,
     high: u32,
-    memo: HashMap<(u32, u32, Option<u32>), Vec<(u32, u32)>>,
+    memo: HashMap<State, Vec<(u32, u32)>>,
     work: usize,
 }
 
+/// The lower point's node, the higher point's node, and the destination
+/// label a declared destination pins (until the label dimension is passed).
 type State = (u32, u32, Option<u32>);
+
+/// The successors of a state: the dimension tested and, per value taken,
+/// the next state.
+type Successors = Option<(usize, Vec<(u32, State)>)>;
 
 impl Walk<'_> {
     /// The successor states of `(n1, n2, pinned)` with the value taken, or
     /// `None` for two leaves.
-    fn successors(&self, (n1, n2, pinned): State) -> Option<(usize, Vec<(u32, State)>)> {
+    fn successors(&self, (n1, n2, pinned): State) -> Successors {
         let t = self.t;
         let (d1, d2) = (cubes::dim_of(t, n1), cubes::dim_of(t, n2));
         let dim = match (d1, d2) {
@@ -191,16 +197,8 @@ pub(crate) fn check(cx: &Cx<'_>, out: &mut Vec<Diagnostic>) {
         let (low_name, low_span) = cx.rule(low);
         let (high_name, high_span) = cx.rule(high);
         let kw = |r: u32| cx.c.rules.get(r as usize).map_or("?", |r| r.action.keyword());
-        out.push(errors::not_monotone(
-            &low_name,
-            kw(low),
-            &high_name,
-            kw(high),
-            what,
-            lat.label_name(from).unwrap_or("?"),
-            lat.label_name(to).unwrap_or("?"),
-            (low_span, high_span),
-            &example,
-        ));
+        let low_side = errors::Side { rule: &low_name, action: kw(low), label: lat.label_name(from).unwrap_or("?"), span: low_span };
+        let high_side = errors::Side { rule: &high_name, action: kw(high), label: lat.label_name(to).unwrap_or("?"), span: high_span };
+        out.push(errors::not_monotone(what, &low_side, &high_side, &example));
     }
 }

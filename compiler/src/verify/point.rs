@@ -83,10 +83,13 @@ pub(crate) fn render(t: &Table, coords: &[Option<u32>]) -> String {
         None => "an `<unknown>` destination".to_owned(),
     };
     let mut s = format!("{call} to {dest}, mode `{}`", value(MODE));
+    let conf_name = |i: usize| t.dimensions.get(CONF).and_then(|x| x.values.get(i)).map_or("?", String::as_str);
     if let Some(DimensionKind::Confidence { cuts }) = t.dimensions.get(CONF).map(|d| &d.kind) {
         if !cuts.is_empty() {
-            let i = at(CONF) as usize;
-            s.push_str(&format!(", confidence {} (in {})", confidence_in(cuts, i), value(CONF)));
+            // A confidence the path does not test: show the top interval,
+            // where committed and promoted events (confidence 1.0) fall.
+            let i = coords.get(CONF).copied().flatten().map_or(cuts.len(), |v| v as usize);
+            s.push_str(&format!(", confidence {} (in {})", confidence_in(cuts, i), conf_name(i)));
         }
     }
     let dlabel = match e.dlabel {

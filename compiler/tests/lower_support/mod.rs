@@ -4,6 +4,8 @@
 
 #![allow(dead_code, reason = "each test crate uses a different subset")]
 
+pub mod generated;
+
 use std::path::{Path, PathBuf};
 use stpc_compiler::diagnostics::render::human_string;
 use stpc_compiler::{CompileOptions, Diagnostics, SourceMap};

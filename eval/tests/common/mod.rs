@@ -16,13 +16,32 @@ pub const DEST_LABELS: [&str; 5] = ["public", "tenant_internal", "sensitive", "r
 pub const MODES: [&str; 6] = ["committed", "speculative", "prefetch", "retry", "validation", "shadow"];
 pub const SENSITIVE: u32 = 2;
 pub const INTENT: u32 = 3;
-pub const TOOLS: [&str; 3] = ["web_search", "loan_rates", "doc_retrieval"];
-pub const DESTS: [(&str, AddressKind, &str, u32); 5] = [
+pub const TOOLS: [&str; 6] = ["web_search", "loan_rates", "doc_retrieval", "calendar_lookup", "crm_lookup", "email_search"];
+pub const DESTS: [(&str, AddressKind, &str, u32); 24] = [
     ("brave", AddressKind::Host, "api.brave.com", 0),
     ("duckduckgo", AddressKind::Host, "api.duckduckgo.com", 0),
     ("loan_rates_api", AddressKind::Host, "api.loanrates.example", 2),
     ("docs_general", AddressKind::Collection, "general", 1),
     ("docs_oncology", AddressKind::Collection, "oncology", 3),
+    ("bing", AddressKind::Host, "api.bing.microsoft.com", 0),
+    ("google_search", AddressKind::Host, "customsearch.googleapis.com", 0),
+    ("docs_public_kb", AddressKind::Collection, "public-kb", 0),
+    ("docs_engineering", AddressKind::Collection, "engineering", 1),
+    ("docs_product", AddressKind::Collection, "product-docs", 1),
+    ("docs_hr_policies", AddressKind::Collection, "hr-policies", 2),
+    ("docs_hr_leave", AddressKind::Collection, "hr-leave", 2),
+    ("docs_employee_relations", AddressKind::Collection, "employee-relations", 2),
+    ("docs_legal", AddressKind::Collection, "legal", 2),
+    ("docs_finance", AddressKind::Collection, "finance", 2),
+    ("docs_security", AddressKind::Collection, "security-incidents", 2),
+    ("docs_mental_health", AddressKind::Collection, "mental-health", 3),
+    ("docs_immigration", AddressKind::Collection, "immigration", 3),
+    ("google_calendar", AddressKind::Host, "calendar.googleapis.com", 0),
+    ("ms_graph", AddressKind::Host, "graph.microsoft.com", 0),
+    ("gmail", AddressKind::Host, "gmail.googleapis.com", 0),
+    ("salesforce", AddressKind::Host, "corp.my.salesforce.com", 1),
+    ("hubspot", AddressKind::Host, "api.hubapi.com", 1),
+    ("local_store", AddressKind::Collection, "local-notes", 1),
 ];
 
 /// Coordinates of a point, by name.
@@ -180,6 +199,9 @@ pub fn table(name: &str, pipeline: Pipeline, tau: f64, scrub: bool) -> Table {
             Tool { name: "web_search".into(), effect: "external_read".into(), args: vec![ArgField { name: "q".into(), ty: FieldType::Text }], destinations: vec![0, 1], substitute: Some(0) },
             Tool { name: "loan_rates".into(), effect: "external_read".into(), args: vec![ArgField { name: "q".into(), ty: FieldType::Text }], destinations: vec![2], substitute: Some(1) },
             Tool { name: "doc_retrieval".into(), effect: "external_read".into(), args: vec![ArgField { name: "query".into(), ty: FieldType::Text }], destinations: vec![3, 4], substitute: Some(2) },
+            Tool { name: "calendar_lookup".into(), effect: "external_read".into(), args: vec![ArgField { name: "query".into(), ty: FieldType::Text }], destinations: vec![18, 19], substitute: None },
+            Tool { name: "crm_lookup".into(), effect: "external_read".into(), args: vec![ArgField { name: "query".into(), ty: FieldType::Text }], destinations: vec![21, 22], substitute: None },
+            Tool { name: "email_search".into(), effect: "external_read".into(), args: vec![ArgField { name: "query".into(), ty: FieldType::Text }], destinations: vec![19, 20], substitute: None },
         ],
         destinations: DESTS
             .iter()

@@ -1,0 +1,288 @@
+//! Unit tests of resolve + check through the public entry, with an
+//! in-memory loader. Assertions name the code, the underlined text and a
+//! prefix of the help, not a `Debug` dump.
+
+use crate::diagnostics::{Code, Diagnostics};
+use crate::hir::{self, Bound, CmpOp, Guard, Type};
+use crate::source::SourceMap;
+use std::collections::HashMap;
+
+struct Run {
+    map: SourceMap,
+    diagnostics: Diagnostics,
+    program: hir::Program,
+}
+
+fn run_files(root: &str, files: &[(&str, &str)]) -> Run {
+    let mut map = SourceMap::new();
+    let text = files
+        .iter()
+        .find(|(n, _)| *n == root)
+        .map(|(_, t)| *t)
+        .unwrap();
+    let id = map.add(root, text);
+    let mut loader: HashMap<String, String> = files
+        .iter()
+        .map(|(n, t)| (n.to_string(), t.to_string()))
+        .collect();
+    let mut diagnostics = Diagnostics::new();
+    let program = crate::check(&mut map, &[id], &mut loader, &mut diagnostics);
+    Run {
+        map,
+        diagnostics,
+        program,
+    }
+}
+
+fn run(text: &str) -> Run {
+    run_files("main.stpc", &[("main.stpc", text)])
+}
+
+impl Run {
+    fn codes(&self) -> Vec<Code> {
+        self.diagnostics.codes()
+    }
+
+    /// Asserts exactly one diagnostic with `code`, underlining `snippet`,
+    /// whose help starts with `help`.
+    fn expect(&self, code: Code, snippet: &str, help: Option<&str>) {
+        let found: Vec<_> = self.diagnostics.iter().filter(|d| d.code == code).collect();
+        assert_eq!(
+            found.len(),
+            1,
+            "expected one {code}, got {:?}",
+            self.codes()
+        );
+        let d = found[0];
+        let span = d.primary_span().unwrap();
+        assert_eq!(
+            self.map.slice(span),
+            snippet,
+            "{code} underlines the wrong text"
+        );
+        if let Some(h) = help {
+            let actual = d.help.as_deref().unwrap_or("");
+            assert!(
+                actual.starts_with(h),
+                "{code} help `{actual}` does not start with `{h}`"
+            );
+        }
+    }
+}
+
+const PAPER: &str = r#"
+use std::labels;
+use std::observers;
+use std::tools::{web_search, brave, duckduckgo};
+
+lexicon intent { "break my lease" => "rental agreements" }
+transform generic_query(text) -> public { replace lexicon intent; }
+
+contract web(tau = 0.7) {
+    tools web_search;
+    destinations brave, duckduckgo;
+    forbid args >= sensitive at provider, network;
+    threshold speculative tau;
+    budget b 5 per task counting args >= sensitive;
+    audit to runtime_log without raw args;
+    decide {
+        block unless tool allowed;
+        gate: defer when speculative and confidence < threshold;
+        scrub: rewrite using generic_query when args.q >= sensitive;
+        defer when budget b exhausted;
+        allow;
+    }
+    test "gate" {
+        call web_search(q: "x") to brave speculative confidence 0.5
+        expect defer by gate;
+    }
+}
+"#;
+
+#[test]
+fn the_paper_contract_checks_and_lowers_to_the_expected_hir() {
+    let r = run(PAPER);
+    assert!(r.codes().is_empty(), "{:?}", r.codes());
+    let p = &r.program;
+    let args = p.args().unwrap();
+    assert_eq!(args.name, "ArgLabel");
+    assert!(args.total);
+    let label = |n: &str| {
+        args.labels
+            .iter()
+            .copied()
+            .find(|l| p.label_name(*l) == n)
+            .unwrap()
+    };
+    assert_eq!(p.leq(label("public"), label("sensitive")), Some(true));
+    assert_eq!(
+        args.join(label("personal"), label("sensitive")),
+        Some(label("sensitive"))
+    );
+    assert_eq!(
+        args.meet(label("personal"), label("sensitive")),
+        Some(label("personal"))
+    );
+    assert_eq!(args.bottom, Some(label("public")));
+    assert_eq!(args.top, Some(label("intent_revealing")));
+    assert_eq!(args.at_or_above(label("sensitive")).len(), 2);
+    assert!(p.committed.is_some());
+
+    let c = p.contract("web").unwrap();
+    let tool = p.tool(c.tools[0]).unwrap();
+    assert_eq!(tool.name, "web_search");
+    assert_eq!(tool.field("q").unwrap().ty, Type::Text);
+    assert!(p.is_external(c.destinations[0]));
+    assert_eq!(c.thresholds[0].value, 0.7);
+    assert_eq!(c.thresholds[0].param, Some(hir::ParamId(0)));
+    assert_eq!(c.rules.len(), 5);
+    assert_eq!(c.rules[0].guard, Guard::Not(Box::new(Guard::ToolAllowed)));
+    let speculative = hir::ModeId::from_index(
+        p.modes
+            .iter()
+            .position(|m| m.name == "speculative")
+            .unwrap(),
+    );
+    assert_eq!(
+        c.rules[1].guard,
+        Guard::And(vec![
+            Guard::ModeIs(vec![speculative]),
+            Guard::Confidence(CmpOp::Lt, Bound::ThresholdOfMode)
+        ])
+    );
+    assert!(
+        matches!(&c.rules[2].guard, Guard::ArgLabel { field: Some(f), op: CmpOp::Ge, .. } if f.name == "q")
+    );
+    assert_eq!(
+        c.rules[3].guard,
+        Guard::BudgetExhausted(Some(hir::BudgetId(0)))
+    );
+    assert!(c.rules[4].unguarded);
+    assert_eq!(c.tests[0].expect_rule, Some(hir::RuleId(1)));
+    assert_eq!(c.tests[0].confidence, Some(0.5));
+}
+
+#[test]
+fn parameters_can_be_overridden() {
+    let r = run(PAPER);
+    let mut c = r.program.contract("web").unwrap().clone();
+    assert_eq!(
+        c.override_params(&[
+            ("tau".into(), 0.3),
+            ("nope".into(), 0.1),
+            ("tau".into(), 2.0)
+        ]),
+        ["nope", "tau"]
+    );
+    assert_eq!(c.params[0].value, 0.3);
+    assert_eq!(c.thresholds[0].value, 0.3);
+}
+
+#[test]
+fn whole_module_and_item_imports_resolve_relative_to_the_importer() {
+    let r = run_files(
+        "dir/main.stpc",
+        &[
+            ("dir/main.stpc", "use lib::vocab;\nuse lib::more::extra;\ntransform t(text) -> public { replace lexicon words; replace lexicon extra; }\n"),
+            ("dir/lib/vocab.stpc", "use std::labels;\nlexicon words { \"a\" }\n"),
+            ("dir/lib/more.stpc", "lexicon extra { \"b\" }\nlexicon hidden { \"c\" }\n"),
+        ],
+    );
+    assert!(r.codes().is_empty(), "{:?}", r.codes());
+    assert_eq!(r.program.lexicons.len(), 3);
+}
+
+#[test]
+fn an_item_import_does_not_bring_its_siblings() {
+    let r = run_files(
+        "main.stpc",
+        &[
+            ("main.stpc", "use std::labels;\nuse more::extra;\ntransform t(text) -> public { replace lexicon hidden; }\n"),
+            ("more.stpc", "lexicon extra { \"b\" }\nlexicon hidden { \"c\" }\n"),
+        ],
+    );
+    r.expect(Code::E0201, "hidden", None);
+}
+
+#[test]
+fn a_named_import_wins_over_whole_module_imports() {
+    let r = run_files(
+        "main.stpc",
+        &[
+            ("main.stpc", "use std::labels;\nuse a;\nuse b;\nuse a::{health};\ntransform t(text) -> public { replace lexicon health; }\n"),
+            ("a.stpc", "lexicon health { \"x\" }\n"),
+            ("b.stpc", "lexicon health { \"y\" }\n"),
+        ],
+    );
+    assert!(r.codes().is_empty(), "{:?}", r.codes());
+}
+
+#[test]
+fn a_self_import_is_a_cycle() {
+    let r = run("use main;\n");
+    r.expect(Code::E0205, "use main;", Some("move the shared"));
+}
+
+#[test]
+fn unknown_names_suggest_a_close_one() {
+    let r = run("use std::tools::{web_search, brave};\ncontract c { tools web_serch; destinations brave; decide { block; } }\n");
+    r.expect(Code::E0201, "web_serch", Some("did you mean `web_search`?"));
+}
+
+#[test]
+fn labels_are_typed_against_their_lattice() {
+    let r = run("use std::labels;\ntransform t(text) -> regulated { constant \"x\"; }\n");
+    r.expect(Code::E0401, "regulated", None);
+    let r = run("use std::labels;\ntransform t(text) -> publik { constant \"x\"; }\n");
+    r.expect(Code::E0402, "publik", Some("did you mean `public`?"));
+}
+
+#[test]
+fn a_diamond_is_a_partial_lattice() {
+    let r = run("lattice D for args { bottom < left < top, bottom < right < top }\n");
+    assert!(r.codes().is_empty(), "{:?}", r.codes());
+    let l = r.program.args().unwrap();
+    assert!(!l.total);
+    let id = |n: &str| {
+        l.labels
+            .iter()
+            .copied()
+            .find(|x| r.program.label_name(*x) == n)
+            .unwrap()
+    };
+    assert_eq!(l.join(id("left"), id("right")), Some(id("top")));
+    assert_eq!(l.meet(id("left"), id("right")), Some(id("bottom")));
+    assert_eq!(l.leq(id("left"), id("right")), Some(false));
+}
+
+#[test]
+fn a_cycle_names_its_labels() {
+    let r = run("lattice L { a < b < c, c < a }\n");
+    r.expect(Code::E0301, "L", None);
+    let msg = &r.diagnostics.iter().next().unwrap().message;
+    assert!(msg.contains("a < b < c < a"), "{msg}");
+}
+
+#[test]
+fn rewrite_must_stay_below_every_cut() {
+    let src = PAPER.replace("-> public", "-> personal").replace(
+        "at provider, network;",
+        "at provider, network;\n    forbid args >= personal at network;",
+    );
+    let r = run(&src);
+    r.expect(
+        Code::E0413,
+        "scrub: rewrite using generic_query when args.q >= sensitive;",
+        Some("use a transform"),
+    );
+}
+
+#[test]
+fn one_run_reports_independent_mistakes() {
+    let src = PAPER
+        .replace("threshold speculative tau;", "threshold speculative 3;")
+        .replace("tools web_search;", "tools web_serch;")
+        .replace("allow;\n    }", "allow when true;\n    }");
+    let r = run(&src);
+    assert_eq!(r.codes(), [Code::E0201, Code::E0403, Code::E0406]);
+}

@@ -1,0 +1,325 @@
+//! `stpc eval`: the paper's comparison as one command. Every policy replays
+//! the same frontier (a file, or a generated corpus), the adversaries attack
+//! each observer's view, and the report gives recovery with bootstrap
+//! intervals and paired sign tests against the baseline, the Gate τ sweep
+//! (the gate contract recompiled per τ) and the channel ablation.
+//!
+//! Policies are compiled tables (`.json`) or contracts (`.stpc`), compiled
+//! here; a contract that does not compile prints its diagnostics and exits
+//! with code 1. Frontier and I/O failures exit with code 2.
+
+use std::path::{Path, PathBuf};
+
+use stpc_compiler::{CompileOptions, Diagnostics, SourceMap};
+use stpc_eval::corpus::{generate, Kind, Spec};
+use stpc_eval::frontier::Format as InputFormat;
+use stpc_eval::{evaluate, Adversary, EvalOptions, Observer, View};
+use stpc_runtime::Table;
+
+use super::{output, Global, Outcome};
+
+/// Report formats.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum OutputFormat {
+    /// Markdown tables.
+    Markdown,
+    /// The whole report as JSON.
+    Json,
+    /// Figure 2: recovery deltas against the baseline (provider view).
+    Svg,
+}
+
+/// Corpus kinds for `--generate`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum CorpusKind {
+    /// The whole frontier redrawn per seed.
+    Paired,
+    /// The committed plan fixed across seeds.
+    Static,
+}
+
+/// What the adversaries see.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ViewArg {
+    /// Everything the observer recorded, O_i(S).
+    Issued,
+    /// Only the marginal exposure Δ_i.
+    Delta,
+}
+
+/// Arguments of `stpc eval`.
+#[derive(clap::Args, Debug)]
+pub(crate) struct EvalArgs {
+    /// The frontier file (JSON lines); `-` reads standard input. Omit with `--generate`.
+    #[arg(value_name = "FRONTIER", required_unless_present = "generate")]
+    pub(crate) frontier: Option<String>,
+    /// A policy, `NAME=PATH` (a `.json` table or a `.stpc` contract; repeatable).
+    #[arg(long = "policy", value_name = "NAME=PATH", value_parser = parse_pair)]
+    pub(crate) policies: Vec<(String, String)>,
+    /// Every `.stpc` and `.json` file in a directory, named by file stem.
+    #[arg(long, value_name = "DIR")]
+    pub(crate) policies_dir: Option<PathBuf>,
+    /// Baseline policy for paired deltas and naive-Bayes training.
+    #[arg(long, value_name = "NAME", default_value = "naive")]
+    pub(crate) baseline: String,
+    /// The gate contract for the τ sweep.
+    #[arg(long, value_name = "CONTRACT")]
+    pub(crate) gate: Option<PathBuf>,
+    /// Thresholds of the sweep (comma-separated).
+    #[arg(long, value_name = "TAU,...", value_delimiter = ',', default_value = "0.3,0.5,0.7,0.9")]
+    pub(crate) gate_tau: Vec<f64>,
+    /// Name of the gate contract's threshold parameter.
+    #[arg(long, value_name = "NAME", default_value = "tau")]
+    pub(crate) gate_param: String,
+    /// Generate a corpus of this many tasks (per seed) instead of reading a file.
+    #[arg(long, value_name = "TASKS")]
+    pub(crate) generate: Option<usize>,
+    /// Seeds of the generated corpus (comma-separated).
+    #[arg(long, value_name = "SEED,...", value_delimiter = ',', default_value = "1,2,3")]
+    pub(crate) seeds: Vec<u64>,
+    /// Kind of generated corpus.
+    #[arg(long, value_enum, default_value_t = CorpusKind::Paired)]
+    pub(crate) corpus: CorpusKind,
+    /// Also write the generated corpus as a frontier file.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) write_frontier: Option<PathBuf>,
+    /// Input format: frontier, openai, mcp, agentdojo or auto.
+    #[arg(long, value_name = "FORMAT", default_value = "auto")]
+    pub(crate) input_format: InputFormat,
+    /// Destination for a tool whose calls name none (`TOOL=DEST`, repeatable).
+    #[arg(long = "destination", value_name = "TOOL=DEST", value_parser = parse_pair)]
+    pub(crate) destinations: Vec<(String, String)>,
+    /// Observers to attack (repeatable; default: all five).
+    #[arg(long = "observer", value_name = "OBSERVER", value_parser = |s: &str| s.parse::<Observer>())]
+    pub(crate) observers: Vec<Observer>,
+    /// What the adversaries see.
+    #[arg(long, value_enum, default_value_t = ViewArg::Issued)]
+    pub(crate) view: ViewArg,
+    /// Bootstrap resamples.
+    #[arg(long, default_value_t = stpc_eval::stats::RESAMPLES)]
+    pub(crate) resamples: usize,
+    /// Bootstrap seed.
+    #[arg(long, default_value_t = stpc_eval::stats::SEED)]
+    pub(crate) seed: u64,
+    /// False-negative label-noise rates (needs a runtime label hook; refused today).
+    #[arg(long, value_name = "RATE,...", value_delimiter = ',')]
+    pub(crate) label_noise: Vec<f64>,
+    /// Skip the channel ablation.
+    #[arg(long)]
+    pub(crate) no_channels: bool,
+    /// Include per-task summaries (JSON output).
+    #[arg(long)]
+    pub(crate) per_task: bool,
+    /// Report format.
+    #[arg(long, value_enum, default_value_t = OutputFormat::Markdown)]
+    pub(crate) output_format: OutputFormat,
+    /// Write the report here instead of standard output.
+    #[arg(short, long, value_name = "FILE")]
+    pub(crate) output: Option<PathBuf>,
+    /// Never draw a progress bar.
+    #[arg(long)]
+    pub(crate) no_progress: bool,
+}
+
+/// `NAME=VALUE` with a number.
+pub(crate) fn parse_param(s: &str) -> Result<(String, f64), String> {
+    let (name, value) = parse_pair(s)?;
+    let v: f64 = value.parse().map_err(|_| format!("`{value}` is not a number"))?;
+    if !v.is_finite() {
+        return Err(format!("`{value}` is not a finite number"));
+    }
+    Ok((name, v))
+}
+
+/// `KEY=VALUE`.
+pub(crate) fn parse_pair(s: &str) -> Result<(String, String), String> {
+    let (k, v) = s.split_once('=').ok_or_else(|| format!("expected KEY=VALUE, found `{s}`"))?;
+    Ok((k.trim().to_owned(), v.trim().to_owned()))
+}
+
+/// A policy load's result.
+pub(crate) enum Loaded {
+    /// The table.
+    Table(Table),
+    /// The contract has errors (diagnostics printed).
+    Problems,
+    /// I/O or a refused table (message printed).
+    Failed,
+}
+
+/// Load a `.json` table, or compile a `.stpc` contract.
+pub(crate) fn load_policy(global: &Global, path: &Path, contract: Option<String>, params: Vec<(String, f64)>) -> Loaded {
+    let is_table = path.extension().is_some_and(|e| e == "json");
+    if is_table {
+        return match std::fs::read(path) {
+            Ok(bytes) => match Table::from_json(&bytes) {
+                Ok(t) => Loaded::Table(t),
+                Err(e) => {
+                    output::fail(global, &format!("`{}`: {e}", path.display()));
+                    Loaded::Failed
+                }
+            },
+            Err(e) => {
+                output::fail(global, &format!("cannot read `{}`: {e}", path.display()));
+                Loaded::Failed
+            }
+        };
+    }
+    let mut map = SourceMap::new();
+    let mut diagnostics = Diagnostics::new();
+    let root = match output::read_source(&path.to_string_lossy(), &mut map, &mut diagnostics) {
+        Ok(root) => root,
+        Err(m) => {
+            output::fail(global, &m);
+            return Loaded::Failed;
+        }
+    };
+    let mut read = |p: &str| std::fs::read_to_string(p).ok();
+    let options = CompileOptions { contract, params };
+    let table = root.and_then(|id| stpc_compiler::compile(&mut map, &[id], &mut read, &options, &mut diagnostics));
+    match table {
+        Some(t) if !diagnostics.has_errors() => Loaded::Table(t),
+        _ => {
+            output::emit(global, &map, &diagnostics.sorted());
+            Loaded::Problems
+        }
+    }
+}
+
+/// Write a rendered report to a file (atomically) or standard output.
+pub(crate) fn write_output(global: &Global, text: Result<String, String>, path: Option<&Path>) -> Outcome {
+    let text = match text {
+        Ok(t) => t,
+        Err(m) => {
+            output::fail(global, &m);
+            return Outcome::Failure;
+        }
+    };
+    match path {
+        Some(p) => {
+            if let Err(e) = output::write_atomic(p, text.as_bytes()) {
+                output::fail(global, &format!("cannot write `{}`: {e}", p.display()));
+                return Outcome::Failure;
+            }
+        }
+        None => {
+            use std::io::Write;
+            if let Err(e) = std::io::stdout().write_all(text.as_bytes()) {
+                output::fail(global, &format!("cannot write standard output: {e}"));
+                return Outcome::Failure;
+            }
+        }
+    }
+    Outcome::Success
+}
+
+fn policy_files(dir: &Path) -> Result<Vec<(String, PathBuf)>, String> {
+    let entries = std::fs::read_dir(dir).map_err(|e| format!("cannot read `{}`: {e}", dir.display()))?;
+    let mut out = Vec::new();
+    for e in entries {
+        let p = e.map_err(|e| format!("cannot read `{}`: {e}", dir.display()))?.path();
+        if p.extension().is_some_and(|x| x == "stpc" || x == "json") {
+            if let Some(stem) = p.file_stem() {
+                out.push((stem.to_string_lossy().into_owned(), p));
+            }
+        }
+    }
+    out.sort();
+    Ok(out)
+}
+
+pub(crate) fn run(global: &Global, args: EvalArgs) -> Outcome {
+    let frontier = match (&args.frontier, args.generate) {
+        (Some(path), _) => match super::replay::read_frontier(path, args.input_format, &args.destinations) {
+            Ok(f) => f,
+            Err(m) => {
+                output::fail(global, &m);
+                return Outcome::Failure;
+            }
+        },
+        (None, Some(n)) => {
+            let kind = match args.corpus {
+                CorpusKind::Paired => Kind::PairedReplay,
+                CorpusKind::Static => Kind::StaticPlan,
+            };
+            generate(&Spec { tasks: n, seeds: args.seeds.clone(), kind })
+        }
+        (None, None) => {
+            output::fail(global, "give a frontier file or `--generate TASKS`");
+            return Outcome::Failure;
+        }
+    };
+    if let Some(path) = &args.write_frontier {
+        let text = frontier.to_jsonl().map_err(|e| e.to_string());
+        if write_output(global, text, Some(path)) != Outcome::Success {
+            return Outcome::Failure;
+        }
+    }
+    let mut files: Vec<(String, PathBuf)> = args.policies.iter().map(|(n, p)| (n.clone(), PathBuf::from(p))).collect();
+    if let Some(dir) = &args.policies_dir {
+        match policy_files(dir) {
+            Ok(f) => files.extend(f),
+            Err(m) => {
+                output::fail(global, &m);
+                return Outcome::Failure;
+            }
+        }
+    }
+    if files.is_empty() {
+        output::fail(global, "no policies: give `--policy NAME=PATH` or `--policies-dir DIR`");
+        return Outcome::Failure;
+    }
+    let mut policies = Vec::new();
+    let mut outcome = Outcome::Success;
+    for (name, path) in files {
+        match load_policy(global, &path, None, Vec::new()) {
+            Loaded::Table(t) => policies.push((name, t)),
+            Loaded::Problems => outcome = Outcome::Problems,
+            Loaded::Failed => return Outcome::Failure,
+        }
+    }
+    let mut gate_sweep = Vec::new();
+    if let Some(gate) = &args.gate {
+        for tau in &args.gate_tau {
+            match load_policy(global, gate, None, vec![(args.gate_param.clone(), *tau)]) {
+                Loaded::Table(t) => gate_sweep.push((*tau, t)),
+                Loaded::Problems => outcome = Outcome::Problems,
+                Loaded::Failed => return Outcome::Failure,
+            }
+        }
+    }
+    if outcome != Outcome::Success {
+        return outcome;
+    }
+    let opts = EvalOptions {
+        baseline: args.baseline.clone(),
+        observers: if args.observers.is_empty() { Observer::ALL.to_vec() } else { args.observers.clone() },
+        adversaries: Adversary::ALL.to_vec(),
+        view: match args.view {
+            ViewArg::Issued => View::Issued,
+            ViewArg::Delta => View::Delta,
+        },
+        resamples: args.resamples,
+        seed: args.seed,
+        add_no_spec: true,
+        gate_sweep,
+        noise_rates: args.label_noise.clone(),
+        noise_seed: 1,
+        channel_ablation: !args.no_channels,
+        per_task: args.per_task,
+        progress: !args.no_progress,
+    };
+    let report = match evaluate(policies, &frontier, &opts) {
+        Ok(r) => r,
+        Err(e) => {
+            output::fail(global, &e.to_string());
+            return Outcome::Failure;
+        }
+    };
+    let text = match args.output_format {
+        OutputFormat::Json => stpc_eval::render::json(&report).map_err(|e| e.to_string()),
+        OutputFormat::Markdown => Ok(stpc_eval::render::eval_markdown(&report)),
+        OutputFormat::Svg => Ok(stpc_eval::render::figure2_svg(&report, Observer::Provider)),
+    };
+    write_output(global, text, args.output.as_deref())
+}

@@ -1,0 +1,739 @@
+//! Conformance vectors: events with the decisions and labels the Rust
+//! runtime gives them, for runtimes in other languages to replay.
+//!
+//! A vector file is JSON lines. The first line is a `header` naming the
+//! table (`contract`, `digest`); every other line has a `kind`:
+//!
+//! - `decide`: an event with **explicit** labels and budget states, and the
+//!   cell the runtime decides. One vector per edge of the decision diagram
+//!   (each branch node is reached along its first path from the root, takes
+//!   each of its values, then descends by first values to a leaf), so every
+//!   reachable leaf and every branch value is exercised, including
+//!   `<unknown>`, `<missing>`, each confidence interval at its lower bound
+//!   and each budget state;
+//! - `label_arg`: one argument value and its label: every lexicon's phrases
+//!   (bare, in upper case inside a sentence, and glued to a word so the word
+//!   boundary must reject them), sample strings of every entity kind, sample
+//!   strings derived from each labeler pattern (one per branch of its
+//!   alternations, bare and inside a sentence) and JSON values that are not
+//!   strings;
+//! - `label_destination`: a destination string and its label: declared
+//!   names and addresses, URLs built from them, instances of address globs,
+//!   unknown hosts and collections;
+//! - `event`: an event with raw arguments (sometimes as a JSON-encoded
+//!   string), the labels the labeler gives it and the decision.
+//!
+//! The expected values are computed by the runtime itself (its labeler and
+//! `Decider`), so the vectors state what the Rust runtime does; another
+//! reader conforms when it agrees on every line. Generation is deterministic.
+
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::sync::Arc;
+
+use regex_syntax::hir::{Class, Hir, HirKind};
+use serde_json::{json, Map, Value};
+use stpc_runtime::decide::{LabelsIn, Query};
+use stpc_runtime::table::{DimensionKind, FieldType, LabelRule, Node, Table, MISSING};
+use stpc_runtime::{Engine, LoadError};
+
+/// Most samples drawn from one labeler pattern.
+pub const PATTERN_SAMPLES: usize = 48;
+
+/// Most phrases taken from one lexicon.
+pub const LEXICON_PHRASES: usize = 24;
+
+/// Event vectors per tool (plus as many for an unknown tool).
+pub const EVENTS_PER_TOOL: usize = 12;
+
+/// Vectors for a table, header first.
+///
+/// # Errors
+///
+/// The table's labelers do not compile.
+pub fn vectors(table: &Table) -> Result<Vec<Value>, LoadError> {
+    let engine = Engine::new(Arc::new(table.clone()))?;
+    let mut out = vec![json!({
+        "kind": "header",
+        "format_version": table.format_version,
+        "contract": table.contract,
+        "digest": table.digest,
+    })];
+    decide_vectors(&engine, &mut out);
+    let arg_samples = arg_samples(table);
+    for (i, v) in arg_samples.iter().enumerate() {
+        let label = engine.labeler().label_value(v);
+        out.push(json!({
+            "kind": "label_arg",
+            "id": format!("label-arg-{i}"),
+            "value": v,
+            "expect": table.lattices.args.label_name(label).unwrap_or(MISSING),
+        }));
+    }
+    for (i, d) in destination_samples(table).iter().enumerate() {
+        let known = engine.decider().destination_id(d);
+        let label = engine.labeler().label_destination(known, d);
+        out.push(json!({
+            "kind": "label_destination",
+            "id": format!("label-destination-{i}"),
+            "destination": d,
+            "expect": table.lattices.destination.label_name(label).unwrap_or(MISSING),
+        }));
+    }
+    event_vectors(&engine, &arg_samples, &mut out);
+    Ok(out)
+}
+
+/// The vectors as JSON lines, each ending in a newline.
+#[must_use]
+pub fn to_jsonl(vectors: &[Value]) -> String {
+    let mut s = String::new();
+    for v in vectors {
+        s.push_str(&v.to_string());
+        s.push('\n');
+    }
+    s
+}
+
+// ---------------------------------------------------------------------------
+// Decide vectors: one per diagram edge
+// ---------------------------------------------------------------------------
+
+/// A name not used by any of `taken`, starting from `base`.
+fn fresh(base: &str, taken: impl Fn(&str) -> bool) -> Option<String> {
+    (0..16)
+        .map(|i| if i == 0 { base.to_owned() } else { format!("{base}_{i}") })
+        .find(|n| !taken(n))
+}
+
+/// A confidence inside interval `i` (its lower bound, or below the first cut).
+#[must_use]
+pub fn confidence_in(cuts: &[f64], i: usize) -> f64 {
+    match (i.checked_sub(1).and_then(|j| cuts.get(j)), cuts.first()) {
+        (Some(lower), _) => *lower,
+        (None, None) => 1.0,
+        (None, Some(first)) if *first > 0.0 => first / 2.0,
+        (None, Some(first)) => first - 1.0,
+    }
+}
+
+/// The event fields and expected decision of one point of the domain.
+struct PointEvent {
+    event: Value,
+}
+
+fn point_event(engine: &Engine, coords: &[u32], names: &Names) -> Option<PointEvent> {
+    let t = engine.table();
+    let mut event = Map::new();
+    let mut labels = Map::new();
+    let mut fields = Map::new();
+    let mut exhausted = Vec::new();
+    for (dim, v) in t.dimensions.iter().zip(coords) {
+        let value = dim.values.get(*v as usize)?;
+        let is_last = *v as usize + 1 == dim.values.len();
+        match &dim.kind {
+            DimensionKind::Tool => {
+                let name = if is_last { names.unknown_tool.clone() } else { value.clone() };
+                event.insert("tool".into(), Value::String(name));
+            }
+            DimensionKind::Destination => {
+                let name = if is_last { names.unknown_destination.clone()? } else { value.clone() };
+                event.insert("destination".into(), Value::String(name));
+            }
+            DimensionKind::Mode => {
+                event.insert("mode".into(), Value::String(value.clone()));
+            }
+            DimensionKind::ArgLabel => {
+                labels.insert("args".into(), label_json(value));
+            }
+            DimensionKind::DestLabel => {
+                labels.insert("destination".into(), label_json(value));
+            }
+            DimensionKind::Confidence { cuts } => {
+                event.insert("confidence".into(), json!(confidence_in(cuts, *v as usize)));
+            }
+            DimensionKind::Budget { budget } => {
+                if *v == 1 {
+                    exhausted.push(t.budgets.get(*budget as usize)?.name.clone());
+                }
+            }
+            DimensionKind::FieldLabel { field } => {
+                if value != MISSING {
+                    fields.insert(field.clone(), Value::String(value.clone()));
+                }
+            }
+        }
+    }
+    labels.insert("fields".into(), Value::Object(fields));
+    event.insert("labels".into(), Value::Object(labels));
+    event.insert("budgets_exhausted".into(), json!(exhausted));
+    Some(PointEvent {
+        event: Value::Object(event),
+    })
+}
+
+fn label_json(value: &str) -> Value {
+    if value == MISSING {
+        Value::Null
+    } else {
+        Value::String(value.to_owned())
+    }
+}
+
+struct Names {
+    unknown_tool: String,
+    unknown_destination: Option<String>,
+}
+
+fn names(engine: &Engine) -> Names {
+    let t = engine.table();
+    let d = engine.decider();
+    let unknown_tool = fresh("unknown_tool", |n| t.tools.iter().any(|x| x.name == n))
+        .unwrap_or_else(|| "unknown_tool_x".to_owned());
+    let unknown_destination = ["unknown.invalid", "urn:stpc:unknown", "?"]
+        .iter()
+        .map(|s| (*s).to_owned())
+        .find(|s| d.destination_id(s).is_none());
+    Names {
+        unknown_tool,
+        unknown_destination,
+    }
+}
+
+/// Decide an event of a vector with explicit labels, through the decider's
+/// name lookups (as a reader in another language would).
+fn decide_explicit(engine: &Engine, event: &Value) -> Option<Value> {
+    let t = engine.table();
+    let s = |k: &str| event.get(k).and_then(Value::as_str).unwrap_or("");
+    let labels = event.get("labels")?;
+    let arg = labels
+        .get("args")
+        .and_then(Value::as_str)
+        .and_then(|l| t.lattices.args.label_id(l));
+    let dest = labels
+        .get("destination")
+        .and_then(Value::as_str)
+        .and_then(|l| t.lattices.destination.label_id(l));
+    let fields: Vec<(String, u32)> = labels
+        .get("fields")
+        .and_then(Value::as_object)
+        .map(|m| {
+            m.iter()
+                .filter_map(|(k, v)| Some((k.clone(), t.lattices.args.label_id(v.as_str()?)?)))
+                .collect()
+        })
+        .unwrap_or_default();
+    let field_refs: Vec<(&str, u32)> = fields.iter().map(|(f, l)| (f.as_str(), *l)).collect();
+    let exhausted: Vec<String> = event
+        .get("budgets_exhausted")
+        .and_then(Value::as_array)
+        .map(|a| a.iter().filter_map(|v| v.as_str().map(str::to_owned)).collect())
+        .unwrap_or_default();
+    let budgets: Vec<bool> = t.budgets.iter().map(|b| exhausted.contains(&b.name)).collect();
+    let q = Query {
+        tool: s("tool"),
+        destination: s("destination"),
+        mode: s("mode"),
+        confidence: event.get("confidence").and_then(Value::as_f64).unwrap_or(1.0),
+        labels: LabelsIn {
+            args: arg,
+            destination: dest,
+            fields: &field_refs,
+        },
+        budgets_exhausted: &budgets,
+    };
+    Some(decision_json(&engine.decider().decide(&q)))
+}
+
+fn decision_json(d: &stpc_runtime::Decision<'_>) -> Value {
+    json!({
+        "action": d.action.as_str(),
+        "rule_id": d.rule_id,
+        "rule_name": d.rule_name,
+        "cell": d.cell,
+    })
+}
+
+/// Paths from the root to every reachable node (first found, breadth first).
+fn first_paths(t: &Table) -> Vec<(u32, Vec<(usize, u32)>)> {
+    let mut seen = BTreeSet::new();
+    let mut queue = VecDeque::from([(t.diagram.root, Vec::new())]);
+    let mut out = Vec::new();
+    while let Some((n, path)) = queue.pop_front() {
+        if !seen.insert(n) {
+            continue;
+        }
+        if let Some(Node::Branch { dim, children }) = t.diagram.nodes.get(n as usize) {
+            for (v, c) in children.iter().enumerate() {
+                let mut p: Vec<(usize, u32)> = path.clone();
+                p.push((usize::from(*dim), u32::try_from(v).unwrap_or(u32::MAX)));
+                queue.push_back((*c, p));
+            }
+        }
+        out.push((n, path));
+    }
+    out
+}
+
+/// Follow first children from `n` to a leaf, extending `path`.
+fn descend(t: &Table, mut n: u32, path: &mut Vec<(usize, u32)>) {
+    for _ in 0..=t.dimensions.len() {
+        match t.diagram.nodes.get(n as usize) {
+            Some(Node::Branch { dim, children }) => {
+                path.push((usize::from(*dim), 0));
+                match children.first() {
+                    Some(c) => n = *c,
+                    None => return,
+                }
+            }
+            _ => return,
+        }
+    }
+}
+
+/// The default value of each dimension where a path does not test it.
+fn defaults(t: &Table) -> Vec<u32> {
+    t.dimensions
+        .iter()
+        .map(|d| match &d.kind {
+            DimensionKind::Mode => t.committed_mode().unwrap_or(0),
+            DimensionKind::FieldLabel { .. } => u32::try_from(d.values.len().saturating_sub(1)).unwrap_or(0),
+            _ => 0,
+        })
+        .collect()
+}
+
+fn decide_vectors(engine: &Engine, out: &mut Vec<Value>) {
+    let t = engine.table();
+    let names = names(engine);
+    let base = defaults(t);
+    let mut points: Vec<Vec<(usize, u32)>> = Vec::new();
+    for (n, path) in first_paths(t) {
+        match t.diagram.nodes.get(n as usize) {
+            Some(Node::Branch { dim, children }) => {
+                for v in 0..children.len() {
+                    let mut p = path.clone();
+                    p.push((usize::from(*dim), u32::try_from(v).unwrap_or(u32::MAX)));
+                    if let Some(c) = children.get(v) {
+                        descend(t, *c, &mut p);
+                    }
+                    points.push(p);
+                }
+            }
+            Some(Node::Leaf { .. }) if path.is_empty() => points.push(path),
+            _ => {}
+        }
+    }
+    let mut seen = BTreeSet::new();
+    for path in points {
+        let mut coords = base.clone();
+        for (d, v) in &path {
+            if let Some(slot) = coords.get_mut(*d) {
+                *slot = *v;
+            }
+        }
+        if !seen.insert(coords.clone()) {
+            continue;
+        }
+        let Some(pe) = point_event(engine, &coords, &names) else {
+            continue;
+        };
+        let Some(expect) = decide_explicit(engine, &pe.event) else {
+            continue;
+        };
+        let id = format!(
+            "decide-{}",
+            coords.iter().map(u32::to_string).collect::<Vec<_>>().join(".")
+        );
+        out.push(json!({"kind": "decide", "id": id, "event": pe.event, "expect": expect}));
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Labeler samples
+// ---------------------------------------------------------------------------
+
+/// Sample strings per entity kind, each recognised by `runtime/src/entity.rs`
+/// (and some near misses).
+pub const ENTITY_SAMPLES: &[&str] = &[
+    "write to jane.doe@example.com today",
+    "JANE@EXAMPLE.ORG",
+    "call +1 415 555 0100",
+    "(415) 555-0100",
+    "415.555.0100",
+    "Dr. Alice Smith",
+    "my name is bob",
+    "Name: Carol Jones",
+    "2024-03-15",
+    "3/15/2024",
+    "15.03.2024",
+    "March 15, 2024",
+    "15th of March",
+    "at 14:30",
+    "3pm",
+    "10:15 a.m.",
+    "$1,200.50",
+    "40 euros",
+    "€ 3.5k",
+    "123-45-6789",
+    "AB 12 34 56 C",
+    "passport number X1234567",
+    "221 Baker Street",
+    "12 Main St.",
+    "https://example.com/a?b=c",
+    "www.example.org/page",
+    "192.168.0.1",
+    "2001:db8::1",
+    "fe80:0:0:0:0:0:0:1",
+    "999.999.999.999",
+    "not an entity at all",
+];
+
+/// Characters tried first when a class needs one (readable samples).
+const NICE: &[char] = &['a', 'e', 'x', 'A', 'E', '0', '1', '5', ' ', '-', '.', '_', '/', ':', 'é'];
+
+fn class_char(c: &Class) -> Option<char> {
+    match c {
+        Class::Unicode(u) => {
+            let ranges = u.ranges();
+            NICE.iter()
+                .copied()
+                .chain('a'..='z')
+                .chain('0'..='9')
+                .find(|ch| ranges.iter().any(|r| r.start() <= *ch && *ch <= r.end()))
+                .or_else(|| {
+                    ranges
+                        .iter()
+                        .map(|r| r.start())
+                        .find(|ch| !ch.is_control())
+                })
+        }
+        Class::Bytes(b) => b
+            .ranges()
+            .iter()
+            .map(|r| r.start())
+            .find(|x| x.is_ascii() && !x.is_ascii_control())
+            .map(char::from),
+    }
+}
+
+/// Up to `limit` elements of `v`, evenly spaced.
+fn spread<T: Clone>(v: &[T], limit: usize) -> Vec<T> {
+    if v.len() <= limit || limit == 0 {
+        return v.to_vec();
+    }
+    (0..limit)
+        .filter_map(|i| v.get(i * v.len() / limit).cloned())
+        .collect()
+}
+
+/// Strings the expression can match, one per branch of its alternations
+/// where the structure allows (look-arounds are ignored, so a sample may not
+/// actually match: the vector records whatever the runtime says).
+fn hir_samples(h: &Hir, limit: usize, depth: usize) -> Vec<String> {
+    if depth > 64 {
+        return vec![String::new()];
+    }
+    match h.kind() {
+        HirKind::Empty | HirKind::Look(_) => vec![String::new()],
+        HirKind::Literal(l) => vec![String::from_utf8_lossy(&l.0).into_owned()],
+        HirKind::Class(c) => class_char(c).map(|c| vec![c.to_string()]).unwrap_or_default(),
+        HirKind::Repetition(r) => {
+            let subs = hir_samples(&r.sub, limit, depth + 1);
+            let times = usize::try_from(r.min.clamp(1, 8)).unwrap_or(1);
+            let mut out: Vec<String> = subs.iter().map(|s| s.repeat(times)).collect();
+            if r.min == 0 {
+                out.push(String::new());
+            }
+            out
+        }
+        HirKind::Capture(c) => hir_samples(&c.sub, limit, depth + 1),
+        HirKind::Concat(parts) => {
+            let parts: Vec<Vec<String>> = parts
+                .iter()
+                .map(|p| hir_samples(p, limit, depth + 1))
+                .collect();
+            if parts.iter().any(Vec::is_empty) {
+                return Vec::new();
+            }
+            let n = parts.iter().map(Vec::len).max().unwrap_or(1).min(limit);
+            (0..n)
+                .map(|k| {
+                    parts
+                        .iter()
+                        .filter_map(|p| p.get(k % p.len().max(1)).map(String::as_str))
+                        .collect::<String>()
+                })
+                .collect()
+        }
+        HirKind::Alternation(alts) => {
+            let all: Vec<String> = alts
+                .iter()
+                .flat_map(|a| hir_samples(a, limit, depth + 1))
+                .collect();
+            spread(&all, limit)
+        }
+    }
+}
+
+/// Sample strings of a Rust regex (empty when it does not parse).
+#[must_use]
+pub fn pattern_samples(regex: &str, limit: usize) -> Vec<String> {
+    let Ok(h) = regex_syntax::ParserBuilder::new().build().parse(regex) else {
+        return Vec::new();
+    };
+    let mut out: Vec<String> = hir_samples(&h, limit, 0)
+        .into_iter()
+        .filter(|s| !s.is_empty() && s.len() <= 400)
+        .collect();
+    out.dedup();
+    spread(&out, limit)
+}
+
+fn lexicon_ids(rules: &[LabelRule]) -> BTreeSet<u32> {
+    let mut ids = BTreeSet::new();
+    for r in rules {
+        match r {
+            LabelRule::Lexicon {
+                lexicon,
+                unless_lexicon,
+                ..
+            } => {
+                ids.insert(*lexicon);
+                ids.extend(unless_lexicon.iter().copied());
+            }
+            LabelRule::Pattern { unless_lexicon, .. } => ids.extend(unless_lexicon.iter().copied()),
+            LabelRule::Entity { .. } | LabelRule::Address { .. } => {}
+        }
+    }
+    ids
+}
+
+fn phrases(t: &Table, ids: &BTreeSet<u32>) -> Vec<String> {
+    let mut out = Vec::new();
+    for id in ids {
+        if let Some(lex) = t.lexicons.get(*id as usize) {
+            let all: Vec<String> = lex.entries.iter().map(|e| e.phrase.trim().to_owned()).collect();
+            out.extend(spread(&all, LEXICON_PHRASES));
+        }
+    }
+    out
+}
+
+fn patterns(rules: &[LabelRule]) -> Vec<String> {
+    let mut out = Vec::new();
+    for r in rules {
+        if let LabelRule::Pattern { regex, .. } = r {
+            for s in pattern_samples(regex, PATTERN_SAMPLES) {
+                out.push(format!("see {s} now"));
+                out.push(s);
+            }
+        }
+    }
+    out
+}
+
+/// Argument values for `label_arg` vectors, deduplicated, in a fixed order.
+#[must_use]
+pub fn arg_samples(t: &Table) -> Vec<Value> {
+    let rules = &t.labelers.args.rules;
+    let mut strings: Vec<String> = Vec::new();
+    for p in phrases(t, &lexicon_ids(rules)) {
+        strings.push(format!("About {} today", p.to_ascii_uppercase()));
+        strings.push(format!("x{p}x"));
+        strings.push(p);
+    }
+    strings.extend(ENTITY_SAMPLES.iter().map(|s| (*s).to_owned()));
+    strings.extend(patterns(rules));
+    strings.extend(
+        ["", "weather in Lisbon", "tenant rights lease termination penalty", "ünïcödé ß İ"]
+            .iter()
+            .map(|s| (*s).to_owned()),
+    );
+    let mut seen = BTreeSet::new();
+    let mut out: Vec<Value> = strings
+        .into_iter()
+        .filter(|s| seen.insert(s.clone()))
+        .map(Value::String)
+        .collect();
+    out.extend([
+        json!(5),
+        json!(-3),
+        json!(2.5),
+        json!(1e20),
+        json!(0.00001),
+        json!(true),
+        json!(null),
+        json!([]),
+        json!({}),
+        json!(["weather", 123, {"note": "my ssn is 123-45-6789"}]),
+        json!({"eviction notice": "x"}),
+    ]);
+    out
+}
+
+/// Destination strings for `label_destination` vectors.
+#[must_use]
+pub fn destination_samples(t: &Table) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for d in &t.destinations {
+        out.push(d.name.clone());
+        let a = glob_instance(&d.address.value);
+        out.push(format!("https://{a}/search?q=1"));
+        out.push(a.to_ascii_uppercase());
+        out.push(a);
+    }
+    for r in &t.labelers.destination.rules {
+        if let LabelRule::Address { glob, .. } = r {
+            let a = glob_instance(glob);
+            out.push(format!("https://{a}/x"));
+            out.push(format!("{a}/path"));
+            out.push(a);
+        }
+    }
+    let rules = &t.labelers.destination.rules;
+    out.extend(phrases(t, &lexicon_ids(rules)));
+    out.extend(patterns(rules));
+    out.extend(
+        [
+            "unknown.invalid",
+            "example.org",
+            "https://example.org/a?b=c",
+            "http://user@host.example:8080/p",
+            "oncology",
+            "internal-wiki",
+            "",
+        ]
+        .iter()
+        .map(|s| (*s).to_owned()),
+    );
+    let mut seen = BTreeSet::new();
+    out.into_iter().filter(|s| seen.insert(s.clone())).collect()
+}
+
+/// A string matching a glob: `*` becomes `x`, `?` becomes `a`.
+fn glob_instance(glob: &str) -> String {
+    glob.chars()
+        .map(|c| match c {
+            '*' => 'x',
+            '?' => 'a',
+            c => c,
+        })
+        .collect()
+}
+
+// ---------------------------------------------------------------------------
+// Event vectors: raw arguments through the labeler
+// ---------------------------------------------------------------------------
+
+fn sample_for(ty: &FieldType, s: &Value, k: usize) -> Value {
+    match ty {
+        FieldType::Text | FieldType::Entity => s.clone(),
+        FieldType::Time => json!(["2024-03-15 14:30", "next Tuesday", "3pm"].get(k % 3).copied().unwrap_or("")),
+        FieldType::Number => json!(k * 7),
+        FieldType::Enum { values } => values
+            .get(k % values.len().max(1))
+            .map_or(Value::Null, |v| Value::String(v.clone())),
+        FieldType::List { item } => json!([sample_for(item, s, k), sample_for(item, s, k + 1)]),
+    }
+}
+
+fn event_vectors(engine: &Engine, samples: &[Value], out: &mut Vec<Value>) {
+    let t = engine.table();
+    let names = names(engine);
+    let strings: Vec<&Value> = samples.iter().filter(|v| v.is_string()).collect();
+    if strings.is_empty() {
+        return;
+    }
+    let modes: Vec<String> = t.dimensions.get(2).map(|d| d.values.clone()).unwrap_or_default();
+    let cuts: Vec<f64> = t
+        .dimensions
+        .iter()
+        .find_map(|d| match &d.kind {
+            DimensionKind::Confidence { cuts } => Some(cuts.clone()),
+            _ => None,
+        })
+        .unwrap_or_default();
+    let mut dests: Vec<String> = t.destinations.iter().map(|d| d.name.clone()).collect();
+    dests.extend(t.destinations.iter().map(|d| glob_instance(&d.address.value)));
+    dests.extend(names.unknown_destination.clone());
+    dests.push("https://example.org/x".to_owned());
+    let tools: Vec<(String, Vec<(String, FieldType)>)> = t
+        .tools
+        .iter()
+        .map(|x| (x.name.clone(), x.args.iter().map(|a| (a.name.clone(), a.ty.clone())).collect()))
+        .chain([(names.unknown_tool.clone(), vec![("q".to_owned(), FieldType::Text)])])
+        .collect();
+    let mut n = 0usize;
+    for (ti, (tool, fields)) in tools.iter().enumerate() {
+        for k in 0..EVENTS_PER_TOOL {
+            let step = strings.len() / (EVENTS_PER_TOOL * tools.len()).max(1) + 1;
+            let pick = |j: usize| {
+                strings
+                    .get((n * step + j * 31 + ti) % strings.len())
+                    .map_or(Value::Null, |v| (*v).clone())
+            };
+            let mut args = Map::new();
+            for (j, (f, ty)) in fields.iter().enumerate() {
+                args.insert(f.clone(), sample_for(ty, &pick(j), k));
+            }
+            if k % 5 == 4 {
+                args.insert("extra".to_owned(), pick(7));
+            }
+            let mode = modes.get((k + ti) % modes.len().max(1)).cloned().unwrap_or_default();
+            let confidence = confidence_in(&cuts, k % (cuts.len() + 1));
+            let destination = dests.get((k + 2 * ti) % dests.len().max(1)).cloned().unwrap_or_default();
+            let exhausted: Vec<String> = t
+                .budgets
+                .iter()
+                .enumerate()
+                .filter(|(b, _)| (k >> b) & 1 == 1 && k % 3 == 0)
+                .map(|(_, b)| b.name.clone())
+                .collect();
+            let args = Value::Object(args);
+            let args_field = if k % 4 == 3 { Value::String(args.to_string()) } else { args.clone() };
+            let event = json!({
+                "tool": tool,
+                "destination": destination,
+                "mode": mode,
+                "confidence": confidence,
+                "args": args_field,
+                "budgets_exhausted": exhausted,
+            });
+            let dest_id = engine.decider().destination_id(&destination);
+            let labels = engine.labeler().label(&args, dest_id, &destination);
+            let field_refs: Vec<(&str, u32)> = labels.fields.iter().map(|(f, l)| (f.as_str(), *l)).collect();
+            let budgets: Vec<bool> = t.budgets.iter().map(|b| exhausted.contains(&b.name)).collect();
+            let q = Query {
+                tool,
+                destination: &destination,
+                mode: &mode,
+                confidence,
+                labels: LabelsIn {
+                    args: labels.args,
+                    destination: labels.destination,
+                    fields: &field_refs,
+                },
+                budgets_exhausted: &budgets,
+            };
+            let mut expect = decision_json(&engine.decider().decide(&q));
+            let arg_name = |l: u32| t.lattices.args.label_name(l).map(str::to_owned);
+            let field_names: BTreeMap<String, Value> = labels
+                .fields
+                .iter()
+                .map(|(f, l)| (f.clone(), json!(arg_name(*l))))
+                .collect();
+            if let Value::Object(m) = &mut expect {
+                m.insert(
+                    "labels".to_owned(),
+                    json!({
+                        "args": labels.args.and_then(arg_name),
+                        "destination": labels.destination.and_then(|l| t.lattices.destination.label_name(l)),
+                        "fields": field_names,
+                    }),
+                );
+            }
+            out.push(json!({"kind": "event", "id": format!("event-{n}"), "event": event, "expect": expect}));
+            n += 1;
+        }
+    }
+}
