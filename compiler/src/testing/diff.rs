@@ -423,6 +423,14 @@ enum State {
 /// Follow `st` through every node that tests an already fixed dimension.
 fn settle(side: &Side<'_>, mut st: State, assign: &[Option<u32>]) -> State {
     let t = side.table;
+    // A value the side cannot place (a mode it does not declare) fails
+    // closed whatever its diagram tests.
+    let unplaceable = assign.iter().zip(&side.values).any(|(a, vs)| {
+        a.is_some_and(|x| vs.get(x as usize) == Some(&SideValue::FailClosed))
+    });
+    if unplaceable {
+        return State::Cell(None);
+    }
     for _ in 0..=t.dimensions.len() {
         let State::Node(n) = st else {
             return st;
@@ -476,6 +484,24 @@ struct Walk<'a, 't> {
 }
 
 impl Walk<'_, '_> {
+    /// Branch on each of `dims` first, then walk.
+    fn forced(&mut self, assign: &mut Vec<Option<u32>>, dims: &[usize], old: State, new: State) -> Result<(), DiffError> {
+        let Some((u, rest)) = dims.split_first() else {
+            return self.walk(assign, old, new);
+        };
+        let count = self.dims.get(*u).map_or(0, |d| d.values.len());
+        for x in 0..count {
+            if let Some(slot) = assign.get_mut(*u) {
+                *slot = Some(u32::try_from(x).unwrap_or(u32::MAX));
+            }
+            self.forced(assign, rest, old, new)?;
+        }
+        if let Some(slot) = assign.get_mut(*u) {
+            *slot = None;
+        }
+        Ok(())
+    }
+
     fn walk(&mut self, assign: &mut Vec<Option<u32>>, old: State, new: State) -> Result<(), DiffError> {
         let old = settle(self.old, old, assign);
         let new = settle(self.new, new, assign);
@@ -595,11 +621,18 @@ pub fn diff(old: &Table, new: &Table) -> Result<Diff, DiffError> {
         out: Vec::new(),
     };
     let mut assign = vec![None; dims.len()];
-    walk.walk(
-        &mut assign,
-        State::Node(old.diagram.root),
-        State::Node(new.diagram.root),
-    )?;
+    // Dimensions where a side fails closed on some value (modes it does not
+    // declare) are fixed first: no diagram tests them, yet they decide.
+    let forced: Vec<usize> = (0..dims.len())
+        .filter(|u| {
+            [&so, &sn].iter().any(|side| {
+                side.values
+                    .get(*u)
+                    .is_some_and(|vs| vs.contains(&SideValue::FailClosed))
+            })
+        })
+        .collect();
+    walk.forced(&mut assign, &forced, State::Node(old.diagram.root), State::Node(new.diagram.root))?;
     // Group changed cubes by provenance.
     let mut groups: BTreeMap<(Option<u32>, Option<u32>), Vec<Cube>> = BTreeMap::new();
     for (a, o, n) in walk.out {

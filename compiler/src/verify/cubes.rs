@@ -17,6 +17,13 @@
 //! destination label are skipped, and so are expansions that would pair
 //! them. Points with an `<unknown>` destination range over every label.
 //!
+//! **Value classes.** Tools with the same substitute and field types, and
+//! destinations with the same label and observers, are indistinguishable to
+//! every check, so a branch visits one representative per class among the
+//! values that share a child, and an expansion one per class. A contract
+//! over a thousand tools with a destination each then has a handful of
+//! prefixes, not a million.
+//!
 //! [`structure`] proves what makes the per-path reasoning valid (every
 //! index in range, one child per value, children test later dimensions), so
 //! every point reaches exactly one leaf.
@@ -95,6 +102,41 @@ pub(crate) fn feasible(t: &Table, coords: &[Option<u32>]) -> bool {
     }
 }
 
+/// What the checks can observe of value `v` of dimension `dim`: values
+/// with equal signatures are interchangeable for them.
+fn signature(t: &Table, dim: usize, v: u32) -> String {
+    match dim {
+        point::TOOL => match t.tools.get(v as usize) {
+            Some(tool) => format!("{:?}/{:?}", tool.substitute, tool.args.iter().map(|a| &a.ty).collect::<Vec<_>>()),
+            None => "<unknown>".to_owned(),
+        },
+        point::DEST => match t.destinations.get(v as usize) {
+            Some(d) => format!("{}/{:?}", d.label, d.observers),
+            None => "<unknown>".to_owned(),
+        },
+        _ => v.to_string(),
+    }
+}
+
+/// One representative value per (child, signature) class of a branch.
+fn representatives(t: &Table, dim: usize, children: &[u32]) -> Vec<(u32, u32)> {
+    let mut seen: HashSet<(u32, String)> = HashSet::new();
+    let mut out = Vec::new();
+    for (v, c) in children.iter().enumerate() {
+        let Ok(v) = u32::try_from(v) else { continue };
+        if seen.insert((*c, signature(t, dim, v))) {
+            out.push((v, *c));
+        }
+    }
+    out
+}
+
+/// One representative value per signature class of a dimension.
+fn class_values(t: &Table, dim: usize, size: usize) -> Vec<u32> {
+    let mut seen: HashSet<String> = HashSet::new();
+    (0..u32::try_from(size).unwrap_or(0)).filter(|v| seen.insert(signature(t, dim, *v))).collect()
+}
+
 /// A partial path: the dimensions it tests before `upto`, and its node.
 #[derive(Clone, Debug)]
 pub(crate) struct Prefix {
@@ -116,12 +158,12 @@ fn walk(t: &Table, node: u32, upto: usize, coords: &mut Vec<Option<u32>>, out: &
     match t.diagram.nodes.get(node as usize) {
         Some(Node::Branch { dim, children }) if usize::from(*dim) < upto => {
             let d = usize::from(*dim);
-            for (v, child) in children.iter().enumerate() {
+            for (v, child) in representatives(t, d, children) {
                 if let Some(slot) = coords.get_mut(d) {
-                    *slot = u32::try_from(v).ok();
+                    *slot = Some(v);
                 }
                 if feasible(t, coords) {
-                    walk(t, *child, upto, coords, out);
+                    walk(t, child, upto, coords, out);
                 }
             }
             if let Some(slot) = coords.get_mut(d) {
@@ -205,32 +247,42 @@ fn find(t: &Table, node: u32, cell: u32, coords: &mut Vec<Option<u32>>, dead: &m
 }
 
 /// Every point of `coords` over the dimensions in `dims` (other free
-/// dimensions stay `None`), by odometer; infeasible points are skipped
-/// unless `all`.
+/// dimensions stay `None`), one representative per value class (all values
+/// when `all`); infeasible points are skipped unless `all`.
 pub(crate) fn expand(t: &Table, coords: &[Option<u32>], dims: &[usize], all: bool, f: &mut dyn FnMut(&[Option<u32>])) {
     let sizes = sizes(t);
-    let free: Vec<usize> = dims.iter().copied().filter(|d| coords.get(*d).is_some_and(Option::is_none)).collect();
-    let mut p: Vec<Option<u32>> = coords.to_vec();
-    for d in &free {
-        if let Some(slot) = p.get_mut(*d) {
-            *slot = Some(0);
-        }
+    let free: Vec<(usize, Vec<u32>)> = dims
+        .iter()
+        .copied()
+        .filter(|d| coords.get(*d).is_some_and(Option::is_none))
+        .map(|d| {
+            let size = sizes.get(d).copied().unwrap_or(1);
+            let values = if all { (0..u32::try_from(size).unwrap_or(0)).collect() } else { class_values(t, d, size) };
+            (d, values)
+        })
+        .collect();
+    if free.iter().any(|(_, v)| v.is_empty()) {
+        return;
     }
+    let mut at = vec![0usize; free.len()];
+    let mut p: Vec<Option<u32>> = coords.to_vec();
     loop {
+        for ((d, values), i) in free.iter().zip(&at) {
+            if let Some(slot) = p.get_mut(*d) {
+                *slot = values.get(*i).copied();
+            }
+        }
         if all || feasible(t, &p) {
             f(&p);
         }
         let mut carried = true;
-        for d in &free {
-            let size = sizes.get(*d).copied().unwrap_or(1);
-            if let Some(Some(v)) = p.get_mut(*d) {
-                if (*v as usize) + 1 < size {
-                    *v += 1;
-                    carried = false;
-                    break;
-                }
-                *v = 0;
+        for ((_, values), i) in free.iter().zip(at.iter_mut()) {
+            if *i + 1 < values.len() {
+                *i += 1;
+                carried = false;
+                break;
             }
+            *i = 0;
         }
         if carried {
             return;
