@@ -9,6 +9,7 @@
 
 #![expect(clippy::disallowed_methods, reason = "a benchmark reads the stdlib policies from disk")]
 #![expect(clippy::expect_used, reason = "a benchmark fails loudly on a broken input")]
+#![expect(missing_docs, reason = "criterion_main! generates an undocumented `main`")]
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -50,6 +51,27 @@ fn generated(c: &mut Criterion) {
     group.finish();
 }
 
+/// Lowering and verification alone, on a program checked once.
+fn lower_verify(c: &mut Criterion) {
+    let mut group = c.benchmark_group("lower_verify");
+    group.sample_size(10);
+    for n in [10usize, 100, 1000] {
+        let text = generated::source(n);
+        let mut map = SourceMap::new();
+        let id = map.add("generated.stpc", &text);
+        let mut diagnostics = Diagnostics::new();
+        let mut no_files = HashMap::<String, String>::new();
+        let program = stpc_compiler::check(&mut map, &[id], &mut no_files, &mut diagnostics);
+        group.bench_with_input(BenchmarkId::from_parameter(n), &program, |b, program| {
+            b.iter(|| {
+                let mut d = Diagnostics::new();
+                stpc_compiler::compile_program(program, &[id], &CompileOptions::default(), &mut d)
+            });
+        });
+    }
+    group.finish();
+}
+
 fn stdlib(c: &mut Criterion) {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../stdlib-contracts/policies");
     let mut paths: Vec<_> = std::fs::read_dir(&dir).map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).collect()).unwrap_or_default();
@@ -67,5 +89,5 @@ fn stdlib(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, generated, stdlib);
+criterion_group!(benches, generated, lower_verify, stdlib);
 criterion_main!(benches);

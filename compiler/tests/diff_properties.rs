@@ -10,6 +10,13 @@
 //! - the reported regions are disjoint (their point counts add up to the
 //!   number of changed points) and each carries the direction of its change.
 
+#![expect(
+    clippy::disallowed_methods,
+    clippy::unwrap_used,
+    clippy::indexing_slicing,
+    reason = "test oracles and helpers: a failure should fail the test"
+)]
+
 mod table_builder;
 
 use std::sync::Arc;

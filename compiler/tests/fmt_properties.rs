@@ -56,6 +56,42 @@ fn contract_stmt() -> impl Strategy<Value = Vec<&'static str>> {
         Just(t(
             "test \"t\" { call t ( ) to \"api.x.com\" mode committed expect allow ; }"
         )),
+        // Statements long enough to wrap.
+        Just(t(
+            "tools web_search , doc_retrieval , calendar_lookup , crm_lookup , \
+            email_search , loan_rates , email_send , calendar_create_event , notes_lookup ;"
+        )),
+        Just(t(
+            "destinations brave , duckduckgo , bing , google_search , docs_public_kb , \
+            docs_general , docs_engineering , docs_product , docs_hr_policies , docs_hr_leave , \
+            docs_employee_relations , docs_legal , docs_finance ;"
+        )),
+        Just(t(
+            "forbid args >= sensitive at provider , network , co_tenant , runtime_log , \
+            auditor , clinic_staff , covered_entity , bank_core , tenant_admin ;"
+        )),
+        Just(t(
+            "audit to runtime_log , auditor , compliance_archive , security_team , \
+            incident_response , tenant_admin with raw args scrub after commit ;"
+        )),
+        Just(t("decide { \
+            no_speculative_payments : block when not committed and effect in \
+            { irreversible , external_write , semi_stateful } ; \
+            ghost_search : shadow when not committed and destination external and \
+            substitute available and args >= sensitive or ( tool allowed and \
+            confidence < threshold ) and not labels missing ; \
+            depersonalize : rewrite using depersonalize_intent , redact_person unless \
+            args >= intent_revealing and destination external ; \
+            allow ; \
+        }")),
+        Just(t("test \"a_long_call\" { \
+            call transfer_funds ( from_account : \"ACC-0042117\" , to_iban : \"DE89_3704_0044\" , \
+            amount : 950 , reference : \"rent_May\" , tags : [ 1 , 2 ] ) \
+            to core_api speculative confidence 0.92 branch \"plan_b_second_option\" \
+            after 5 dispatches of money_topics labels { from_account : sensitive , \
+            destination : regulated } \
+            expect block by no_speculative_payments ; \
+        }")),
     ]
 }
 
@@ -70,6 +106,31 @@ fn item() -> impl Strategy<Value = Vec<&'static str>> {
     prop_oneof![
         Just(t("use std :: labels ;")),
         Just(t("use std :: tools :: { web_search , brave , } ;")),
+        Just(t("use std :: tools :: { web_search , brave , duckduckgo , local_web_search , \
+            calendar_lookup , google_calendar , local_calendar_cache } ;")),
+        Just(t("lattice Long for destination { public < tenant_internal < sensitive < \
+            regulated < forbidden < beyond_forbidden < very_far_beyond } ")),
+        Just(t("enum Effect { pure_local , local_read , external_read , external_write , \
+            semi_stateful , irreversible , catastrophic , }")),
+        Just(t("channels { arguments , destination , tool_name , timing , sizes , cache , \
+            audit , retries , traffic_shape }")),
+        Just(t("observer runtime_log internal sees arguments , destination , tool_name , \
+            timing , sizes , cache , audit , retries ;")),
+        Just(t("lexicon long { \"cancer\" => \"a_condition\" , \"tumor\" => \"a_condition\" , \
+            \"tumour\" , \"malignant\" => \"a_condition\" , \"melanoma\" , \"lymphoma\" , \
+            \"leukemia\" => \"a_condition\" , \"sarcoma\" , \"carcinoma\" => \"a_condition\" , \
+            \"diabetes\" , \"insulin\" => \"a_medication\" , \"asthma\" , }")),
+        Just(t(
+            "tool book { effect irreversible ; args { patient_id : text , resource : enum ( \
+            condition , medication , observation , allergy , encounter ) , since : time , \
+            notes : list ( text ) } destinations clinic_fhir , clinic_pharmacy , openfda , \
+            docs_oncology , docs_mental_health , docs_immigration , anon_retrieve ; }"
+        )),
+        Just(t(
+            "labeler long for args { pattern r\"(?i)\\b(?:password|passwd|pwd|passwort|secret|\
+            api[_-]?key|access[_-]?token)\\s*[:=]\" -> sensitive unless lexicon credentials_public ; \
+            fallback public ; }"
+        )),
         Just(t("lattice L for args { a < b <= c }")),
         Just(t(
             "lattice D { bottom < left < top , bottom < right < top , }"
@@ -210,6 +271,14 @@ proptest! {
     fn without_comments_fmt_is_the_canonical_printer(items in prop::collection::vec(item(), 0..5)) {
         let text = items.into_iter().flatten().collect::<Vec<_>>().join(" ");
         let ast = parse(&text);
-        prop_assert_eq!(format(&text), syntax::print::print(&ast));
+        let formatted = format(&text);
+        prop_assert_eq!(&formatted, &syntax::print::print(&ast));
+        // Only a string can make a line longer than the width.
+        for line in formatted.lines() {
+            prop_assert!(
+                line.chars().count() <= syntax::print::WIDTH || line.contains('"'),
+                "line too long: {}\n--- output\n{}", line, formatted
+            );
+        }
     }
 }

@@ -1,6 +1,15 @@
 //! `stpc compile` and `stpc graph` as processes: exit codes, stdout, atomic
 //! output, `--contract` (E0504) and `--param` (E0505).
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    reason = "test code: a failed expectation is a failed test"
+)]
+#![expect(clippy::disallowed_methods, reason = "a process test writes contracts and reads tables on disk")]
+
 use std::path::Path;
 use std::process::{Command, Output};
 

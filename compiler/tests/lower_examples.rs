@@ -3,6 +3,14 @@
 //! the whole pipeline (check, lower, verify), with no error; and each table
 //! loads in `stpc_runtime` (version, digest, structure).
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    reason = "test code: a failed expectation is a failed test"
+)]
+
 mod lower_support;
 
 use std::path::Path;

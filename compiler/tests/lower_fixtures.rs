@@ -7,6 +7,14 @@
 //! (dimensions, cells and node count; the full JSON carries every lexicon of
 //! the standard library and would drown the review).
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    reason = "test code: a failed expectation is a failed test"
+)]
+
 mod lower_support;
 
 use stpc_compiler::CompileOptions;

@@ -1,6 +1,14 @@
 //! The paper's worked contract (`examples/paper_web_search.stpc`), compiled
 //! and evaluated with `stpc_runtime`: the decisions the paper's text states.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    reason = "test code: a failed expectation is a failed test"
+)]
+
 mod lower_support;
 
 use std::sync::Arc;

@@ -14,6 +14,14 @@
 //! 3. serialising and deserialising a table is the identity;
 //! 4. flipping any byte of a serialised table makes the runtime refuse it.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    reason = "test code: a failed expectation is a failed test"
+)]
+
 use std::collections::HashMap;
 use std::sync::Arc;
 

@@ -3,6 +3,14 @@
 //! measured by `benches/compile.rs`; here only sizes, which do not depend
 //! on the machine.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    reason = "test code: a failed expectation is a failed test"
+)]
+
 mod lower_support;
 
 use stpc_compiler::CompileOptions;

@@ -5,6 +5,19 @@
 //! reachable cell of the table is the expected cell of some `decide` vector.
 //! When `python3` is on the path, the Python reader (`examples/python`)
 //! replays the paper contract's vectors too; `.ci/run` replays all of them.
+//!
+//! The Python reader embeds the Unicode tables the Rust runtime matches with
+//! (`\w`, `\d`, `char::is_alphanumeric`, `char::is_whitespace`); a test
+//! here keeps them equal to what this build's `regex` and `std` say.
+//! Regenerate with `STPC_BLESS=1 cargo test -p stpc-compiler --test vectors`.
+
+#![expect(
+    clippy::disallowed_methods,
+    clippy::unwrap_used,
+    clippy::indexing_slicing,
+    clippy::panic,
+    reason = "test oracles and helpers: a failure should fail the test"
+)]
 
 mod table_builder;
 
@@ -210,5 +223,74 @@ fn the_python_reader_agrees_on_the_paper_contract() {
         "{}{}",
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// Code point ranges where `pred` holds, as `lo-hi` (or `lo`) hex words.
+fn ranges(pred: impl Fn(char) -> bool) -> String {
+    let mut out: Vec<(u32, u32)> = Vec::new();
+    for cp in 0..=0x10FFFFu32 {
+        let Some(c) = char::from_u32(cp) else { continue };
+        if pred(c) {
+            match out.last_mut() {
+                Some((_, hi)) if *hi + 1 == cp => *hi = cp,
+                _ => out.push((cp, cp)),
+            }
+        }
+    }
+    let words: Vec<String> = out
+        .iter()
+        .map(|(a, b)| if a == b { format!("{a:x}") } else { format!("{a:x}-{b:x}") })
+        .collect();
+    let mut lines = vec![String::new()];
+    for w in words {
+        let last = lines.last_mut().unwrap();
+        if last.len() + w.len() + 1 > 96 {
+            lines.push(w);
+        } else {
+            if !last.is_empty() {
+                last.push(' ');
+            }
+            last.push_str(&w);
+        }
+    }
+    lines.join("\n")
+}
+
+const BEGIN: &str = "# BEGIN GENERATED: Unicode tables of the Rust runtime\n";
+const END: &str = "# END GENERATED\n";
+
+#[test]
+fn the_python_reader_embeds_the_runtimes_unicode_tables() {
+    let word = regex::Regex::new(r"^\w$").unwrap();
+    let digit = regex::Regex::new(r"^\d$").unwrap();
+    let is = |re: &regex::Regex, c: char| re.is_match(c.encode_utf8(&mut [0; 4]));
+    let block = format!(
+        "{BEGIN}# What the `regex` crate's `\\w` and `\\d` and Rust's `char::is_alphanumeric`\n\
+         # and `char::is_whitespace` match, as hex code point ranges. Checked (and, with\n\
+         # STPC_BLESS=1, rewritten) by `cargo test -p stpc-compiler --test vectors`.\n\
+         RUST_WORD = _ranges(\"\"\"\n{}\n\"\"\")\n\
+         RUST_DIGIT = _ranges(\"\"\"\n{}\n\"\"\")\n\
+         RUST_ALNUM = _ranges(\"\"\"\n{}\n\"\"\")\n\
+         RUST_WHITE_SPACE = _ranges(\"\"\"\n{}\n\"\"\")\n{END}",
+        ranges(|c| is(&word, c)),
+        ranges(|c| is(&digit, c)),
+        ranges(char::is_alphanumeric),
+        ranges(char::is_whitespace),
+    );
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/python/stpc_table.py");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let (Some(a), Some(b)) = (text.find(BEGIN), text.find(END)) else {
+        panic!("stpc_table.py has no generated block");
+    };
+    let current = &text[a..b + END.len()];
+    if std::env::var_os("STPC_BLESS").is_some_and(|v| v == "1") {
+        let updated = format!("{}{}{}", &text[..a], block, &text[b + END.len()..]);
+        std::fs::write(&path, updated).unwrap();
+        return;
+    }
+    assert!(
+        current == block,
+        "the Unicode tables in stpc_table.py are stale; run STPC_BLESS=1 cargo test -p stpc-compiler --test vectors"
     );
 }

@@ -26,8 +26,12 @@
 //! **Label noise** needs the monitor to decide on labels the caller
 //! perturbed between labeling and decision. The runtime does not expose
 //! such a hook yet, so [`ReplayOptions::noise`] is refused with
-//! [`ReplayError::NoiseUnsupported`] rather than approximated (see the
-//! book's replay chapter for the hook this needs).
+//! [`ReplayError::NoiseUnsupported`] rather than approximated. The
+//! perturbation itself is ready ([`LabelNoise::downgrade`]); what it needs
+//! from the monitor is a label hook, for example
+//! `Monitor::set_label_hook(Box<dyn FnMut(&ProposedEvent, &mut Labels) + Send>)`,
+//! called in the decision path right after labeling (at issue and on
+//! promotion) and before the point is built.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -108,6 +112,41 @@ pub struct LabelNoise {
     pub rate: f64,
     /// Seed.
     pub seed: u64,
+}
+
+impl LabelNoise {
+    /// Argument labels the noise downgrades.
+    pub const ARG_LABELS: [&'static str; 2] = ["sensitive", "intent_revealing"];
+    /// Destination labels the noise downgrades.
+    pub const DEST_LABELS: [&'static str; 1] = ["sensitive"];
+    /// What they are downgraded to.
+    pub const TO: &'static str = "public";
+
+    /// Apply false-negative noise to one event's label names, in place;
+    /// returns how many labels flipped. The draw for a field depends only on
+    /// the seed, the task, the candidate and the field, never on the policy,
+    /// so every policy of a paired comparison sees the same noisy labels.
+    pub fn downgrade(&self, task: &str, candidate: &str, fields: &mut [(String, String)], destination: &mut String) -> usize {
+        let mut flipped = 0;
+        let draw = |what: &str| {
+            let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+            for b in task.bytes().chain([0]).chain(candidate.bytes()).chain([0]).chain(what.bytes()) {
+                h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+            }
+            crate::stats::Rng::stream(self.seed, h).chance(self.rate)
+        };
+        for (name, label) in fields.iter_mut() {
+            if Self::ARG_LABELS.contains(&label.as_str()) && draw(name) {
+                Self::TO.clone_into(label);
+                flipped += 1;
+            }
+        }
+        if Self::DEST_LABELS.contains(&destination.as_str()) && draw("\u{0}destination") {
+            Self::TO.clone_into(destination);
+            flipped += 1;
+        }
+        flipped
+    }
 }
 
 /// Replay options.

@@ -160,3 +160,24 @@ fn delta_is_a_multiset_difference() {
     assert_eq!(x.delta, [1, 3]);
     assert_eq!(x.precommit, [2]);
 }
+
+#[test]
+fn label_noise_downgrades_at_its_rate_and_identically_across_policies() {
+    use stpc_eval::LabelNoise;
+    let noise = LabelNoise { rate: 0.2, seed: 9 };
+    let mut flipped = 0;
+    let mut total = 0;
+    for i in 0..2000 {
+        let mut fields = vec![("q".to_owned(), "intent_revealing".to_owned()), ("n".to_owned(), "personal".to_owned())];
+        let mut dest = "sensitive".to_owned();
+        let again = (fields.clone(), dest.clone());
+        flipped += noise.downgrade("t", &format!("c{i}"), &mut fields, &mut dest);
+        total += 2;
+        assert_eq!(fields[1].1, "personal", "only sensitive and intent-revealing labels flip");
+        let (mut f2, mut d2) = again;
+        noise.downgrade("t", &format!("c{i}"), &mut f2, &mut d2);
+        assert_eq!((f2, d2), (fields, dest), "the same event draws the same noise");
+    }
+    let rate = flipped as f64 / total as f64;
+    assert!((0.18..0.22).contains(&rate), "{rate}");
+}

@@ -68,7 +68,16 @@ fn read_input(path: &str) -> Result<Vec<u8>, String> {
 /// Load and verify a table; the message says why it was refused.
 pub(crate) fn load_table(path: &str) -> Result<Table, String> {
     let bytes = read_input(path)?;
-    Table::from_json(&bytes).map_err(|e| format!("cannot load table `{path}`: {e}"))
+    Table::from_json(&bytes).map_err(|e| format!("cannot load table `{}`: {e}", display(path)))
+}
+
+/// A path as messages name it (`<stdin>` for `-`).
+fn display(path: &str) -> &str {
+    if path == "-" {
+        "<stdin>"
+    } else {
+        path
+    }
 }
 
 /// A table from a table file (`.json`, or any file whose first non-blank
@@ -88,13 +97,13 @@ pub(crate) fn table_or_contract(
         || bytes.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{');
     if is_table {
         return Table::from_json(&bytes).map_err(|e| {
-            output::fail(global, &format!("cannot load table `{path}`: {e}"));
+            output::fail(global, &format!("cannot load table `{}`: {e}", display(path)));
             Outcome::Failure
         });
     }
     let mut map = stpc_compiler::SourceMap::new();
     let mut diagnostics = stpc_compiler::Diagnostics::new();
-    let name = if path == "-" { "<stdin>" } else { path };
+    let name = display(path);
     let Ok(text) = String::from_utf8(bytes) else {
         output::fail(global, &format!("`{name}` is not UTF-8"));
         return Err(Outcome::Failure);

@@ -140,7 +140,7 @@ pub(crate) fn parse_pair(s: &str) -> Result<(String, String), String> {
 /// A policy load's result.
 pub(crate) enum Loaded {
     /// The table.
-    Table(Table),
+    Table(Box<Table>),
     /// The contract has errors (diagnostics printed).
     Problems,
     /// I/O or a refused table (message printed).
@@ -153,7 +153,7 @@ pub(crate) fn load_policy(global: &Global, path: &Path, contract: Option<String>
     if is_table {
         return match std::fs::read(path) {
             Ok(bytes) => match Table::from_json(&bytes) {
-                Ok(t) => Loaded::Table(t),
+                Ok(t) => Loaded::Table(Box::new(t)),
                 Err(e) => {
                     output::fail(global, &format!("`{}`: {e}", path.display()));
                     Loaded::Failed
@@ -178,7 +178,7 @@ pub(crate) fn load_policy(global: &Global, path: &Path, contract: Option<String>
     let options = CompileOptions { contract, params };
     let table = root.and_then(|id| stpc_compiler::compile(&mut map, &[id], &mut read, &options, &mut diagnostics));
     match table {
-        Some(t) if !diagnostics.has_errors() => Loaded::Table(t),
+        Some(t) if !diagnostics.has_errors() => Loaded::Table(Box::new(t)),
         _ => {
             output::emit(global, &map, &diagnostics.sorted());
             Loaded::Problems
@@ -273,7 +273,7 @@ pub(crate) fn run(global: &Global, args: EvalArgs) -> Outcome {
     let mut outcome = Outcome::Success;
     for (name, path) in files {
         match load_policy(global, &path, None, Vec::new()) {
-            Loaded::Table(t) => policies.push((name, t)),
+            Loaded::Table(t) => policies.push((name, *t)),
             Loaded::Problems => outcome = Outcome::Problems,
             Loaded::Failed => return Outcome::Failure,
         }
@@ -282,7 +282,7 @@ pub(crate) fn run(global: &Global, args: EvalArgs) -> Outcome {
     if let Some(gate) = &args.gate {
         for tau in &args.gate_tau {
             match load_policy(global, gate, None, vec![(args.gate_param.clone(), *tau)]) {
-                Loaded::Table(t) => gate_sweep.push((*tau, t)),
+                Loaded::Table(t) => gate_sweep.push((*tau, *t)),
                 Loaded::Problems => outcome = Outcome::Problems,
                 Loaded::Failed => return Outcome::Failure,
             }

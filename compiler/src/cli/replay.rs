@@ -12,7 +12,16 @@ use std::path::PathBuf;
 use stpc_eval::frontier::{AdapterOptions, Format as InputFormat, Frontier};
 use stpc_eval::replay::{Contract, ReplayMode, ReplayOptions};
 
-use super::eval::{load_policy, write_output, Loaded, OutputFormat};
+use super::eval::{load_policy, write_output, Loaded};
+
+/// Report formats of `stpc replay`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ReplayFormat {
+    /// Markdown tables.
+    Markdown,
+    /// The whole report as JSON.
+    Json,
+}
 use super::{output, Global, Outcome};
 
 /// Arguments of `stpc replay`.
@@ -43,8 +52,8 @@ pub(crate) struct ReplayArgs {
     #[arg(long)]
     pub(crate) per_task: bool,
     /// Report format.
-    #[arg(long, value_enum, default_value_t = OutputFormat::Markdown)]
-    pub(crate) output_format: OutputFormat,
+    #[arg(long, value_enum, default_value_t = ReplayFormat::Markdown)]
+    pub(crate) output_format: ReplayFormat,
     /// Write the report here instead of standard output.
     #[arg(short, long, value_name = "FILE")]
     pub(crate) output: Option<PathBuf>,
@@ -75,7 +84,7 @@ pub(crate) fn run(global: &Global, args: ReplayArgs) -> Outcome {
         }
     };
     let table = match load_policy(global, &args.policy, args.contract.clone(), args.params.clone()) {
-        Loaded::Table(t) => t,
+        Loaded::Table(t) => *t,
         Loaded::Problems => return Outcome::Problems,
         Loaded::Failed => return Outcome::Failure,
     };
@@ -97,9 +106,8 @@ pub(crate) fn run(global: &Global, args: ReplayArgs) -> Outcome {
         }
     };
     let text = match args.output_format {
-        OutputFormat::Json => stpc_eval::render::json(&report).map_err(|e| e.to_string()),
-        OutputFormat::Markdown => Ok(stpc_eval::render::replay_markdown(&report)),
-        OutputFormat::Svg => Err("`--output-format svg` draws `stpc eval`'s figure; use markdown or json here".to_owned()),
+        ReplayFormat::Json => stpc_eval::render::json(&report).map_err(|e| e.to_string()),
+        ReplayFormat::Markdown => Ok(stpc_eval::render::replay_markdown(&report)),
     };
     write_output(global, text, args.output.as_deref())
 }

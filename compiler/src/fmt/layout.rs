@@ -1,20 +1,27 @@
 //! The canonical layout as a list of lines, each tied to the source it prints.
 //!
 //! The text of every line comes from the canonical printer
-//! ([`crate::syntax::print`]): each item is printed with `print_item` and
-//! split into lines. This module only knows the printer's *line structure*
-//! (a block is a header line, one line per statement, and a closing `}`;
-//! a contract puts a blank line around `decide` and `test` blocks) and
-//! pairs each printed line with the byte range of the source it came from.
-//! The blank lines between items are read off `print` itself. If the
-//! printer's structure ever drifts from this description, the line counts
-//! disagree and formatting stops with an internal error instead of
-//! misplacing comments.
+//! ([`crate::syntax::print`]): each item is printed as *units* with
+//! [`print::item_units`]. A unit is one statement, block header, closing
+//! `}`, blank line or row of a filled block, and may span several printed
+//! lines (a wrapped `tools` list, a rule broken before `when`, a `call`
+//! with one argument per line); the formatter keeps a unit together and
+//! places comments around it, never inside it. This module only knows the
+//! printer's *unit structure* (a block is a header, one unit per
+//! statement, and a closing `}`; a test is its header, the `call`, the
+//! event clauses as one unit, `expect` and `}`; a contract puts a blank
+//! line around `decide` and `test` blocks; a lattice, enum, channels or
+//! lexicon that does not fit on one line is a block of the rows
+//! [`print::block_rows`] chose) and pairs each unit with the byte range of
+//! the source it came from. The blank lines between items are read off
+//! `print` itself. If the printer's structure ever drifts from this
+//! description, the unit counts disagree and formatting stops with an
+//! internal error instead of misplacing comments.
 
 use super::scan;
 use crate::source::{Loc, Span};
 use crate::syntax::ast::*;
-use crate::syntax::print;
+use crate::syntax::{print, Comment};
 
 /// What a line is, for placing comments around it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -29,10 +36,11 @@ pub(crate) enum Kind {
     Close,
 }
 
-/// One line of the canonical layout.
+/// One unit of the canonical layout.
 #[derive(Clone, Debug)]
 pub(crate) struct Line {
-    /// The printed text, indentation included, no newline.
+    /// The printed text, indentation included, no final newline; a unit
+    /// the printer wrapped holds several lines.
     pub(crate) text: String,
     /// What the line is.
     pub(crate) kind: Kind,
@@ -41,7 +49,7 @@ pub(crate) struct Line {
 }
 
 impl Line {
-    /// The indentation of the line's text, in spaces.
+    /// The indentation of the unit's first line, in spaces.
     pub(crate) fn indent(&self) -> usize {
         self.text.len() - self.text.trim_start_matches(' ').len()
     }
@@ -61,44 +69,36 @@ type Result<T> = std::result::Result<T, LayoutError>;
 /// A printed line's kind and source range, before its text is known.
 type Slot = (Kind, Option<(usize, usize)>);
 
-/// Lays out a whole file. The separators between items (blank lines) are
-/// taken from [`print::print`] itself, so they follow the printer too.
-pub(crate) fn lines(file: &File, text: &str) -> Result<Vec<Line>> {
-    let whole = print::print(file);
-    let mut rest = whole.as_str();
+/// Lays out a whole file. The blank lines between items follow
+/// [`print::separated`], as in [`print::print`]; `comments` (all of the
+/// file's) decide where the rows of braced lists must break.
+pub(crate) fn lines(file: &File, text: &str, comments: &[Comment]) -> Result<Vec<Line>> {
     let mut out = Vec::new();
+    let mut prev: Option<(&Item, Vec<String>)> = None;
     for item in &file.items {
-        let drift = || LayoutError {
-            span: item.loc().span(),
-            what: "the printer's output for the file does not consist of its items' outputs"
-                .to_string(),
-        };
-        let separator = rest.len() - rest.trim_start_matches('\n').len();
-        for _ in 0..separator {
-            out.push(Line {
-                text: String::new(),
-                kind: Kind::Blank,
-                range: None,
-            });
+        let breaks = breaks(item, text, comments)?;
+        let printed = print::item_units_with(item, breaks.as_deref());
+        if let Some((p, p_units)) = &prev {
+            if print::separated(p, p_units, item, &printed) {
+                out.push(Line {
+                    text: String::new(),
+                    kind: Kind::Blank,
+                    range: None,
+                });
+            }
         }
-        let printed = print::print_item(item);
-        rest = rest
-            .get(separator..)
-            .and_then(|r| r.strip_prefix(printed.as_str()))
-            .ok_or_else(drift)?;
-        let slots = Slots::new(text).item(item)?;
-        let printed: Vec<&str> = printed.lines().collect();
+        let slots = Slots::new(text, breaks.as_deref()).item(item)?;
         if printed.len() != slots.len() {
             return Err(LayoutError {
                 span: item.loc().span(),
                 what: format!(
-                    "the printer wrote {} lines for this item where the formatter expected {}",
+                    "the printer wrote {} units for this item where the formatter expected {}",
                     printed.len(),
                     slots.len()
                 ),
             });
         }
-        for ((kind, range), line) in slots.into_iter().zip(printed) {
+        for ((kind, range), line) in slots.into_iter().zip(printed.iter()) {
             if (kind == Kind::Blank) != line.trim().is_empty() {
                 return Err(LayoutError {
                     span: item.loc().span(),
@@ -106,13 +106,97 @@ pub(crate) fn lines(file: &File, text: &str) -> Result<Vec<Line>> {
                 });
             }
             out.push(Line {
-                text: line.to_string(),
+                text: line.clone(),
                 kind,
                 range,
             });
         }
+        prev = Some((item, printed));
     }
     Ok(out)
+}
+
+/// Where the comments inside a braced list's braces ask its rows to break
+/// (see [`print::Breaks`]): `None` when there are none, otherwise a row
+/// starts at the first entry that ends after each comment starts (the
+/// entry the comment precedes or sits in), so a comment stays between
+/// the entries it was written between.
+fn breaks(item: &Item, text: &str, comments: &[Comment]) -> Result<Option<Vec<usize>>> {
+    let Some(Entries { from, ranges }) = entries(item)? else {
+        return Ok(None);
+    };
+    let loc = item.loc();
+    let brace = scan::find(text, from, b'{')
+        .filter(|&b| b < end(loc))
+        .ok_or_else(|| error(loc, "no `{` where the parsed tree says there is one"))?;
+    let inside: Vec<usize> = comments
+        .iter()
+        .map(|c| c.span.start as usize)
+        .filter(|&s| s > brace && s < end(loc))
+        .collect();
+    if inside.is_empty() {
+        return Ok(None);
+    }
+    let mut starts: Vec<usize> = inside
+        .iter()
+        .filter_map(|&s| ranges.iter().position(|e| e.1 > s))
+        .filter(|&k| k > 0)
+        .collect();
+    starts.sort_unstable();
+    starts.dedup();
+    Ok(Some(starts))
+}
+
+/// A braced list's entries, as [`print::block_rows`] counts them.
+struct Entries {
+    /// Where to start looking for the list's `{`.
+    from: usize,
+    /// The source range of each entry (chain, value, name or lexicon entry).
+    ranges: Vec<(usize, usize)>,
+}
+
+/// The entries of a lattice, enum, channels or lexicon; `None` for other
+/// items.
+fn entries(item: &Item) -> Result<Option<Entries>> {
+    let (from, ranges) = match item {
+        Item::Lattice(l) => (
+            end(l.name.loc),
+            l.chains
+                .iter()
+                .map(|c| match (c.labels.first(), c.labels.last()) {
+                    (Some(a), Some(b)) => Ok((range(a.loc).0, end(b.loc))),
+                    _ => Err(error(l.loc, "a lattice chain with no labels")),
+                })
+                .collect::<Result<_>>()?,
+        ),
+        Item::Enum(e) => (
+            end(e.name.loc),
+            e.values.iter().map(|v| range(v.loc)).collect(),
+        ),
+        Item::Channels(c) => (
+            range(c.loc).0,
+            c.names.iter().map(|n| range(n.loc)).collect(),
+        ),
+        Item::Lexicon(l) => (
+            end(l.name.loc),
+            l.entries
+                .iter()
+                .map(|e| {
+                    let last = e.replacement.as_ref().unwrap_or(&e.phrase);
+                    (range(e.phrase.loc).0, end(last.loc))
+                })
+                .collect(),
+        ),
+        _ => return Ok(None),
+    };
+    Ok(Some(Entries { from, ranges }))
+}
+
+fn error(loc: Loc, what: &str) -> LayoutError {
+    LayoutError {
+        span: loc.span(),
+        what: what.to_string(),
+    }
 }
 
 fn range(loc: Loc) -> (usize, usize) {
@@ -127,32 +211,25 @@ fn end(loc: Loc) -> usize {
 /// Collects the slots of one item.
 struct Slots<'t> {
     text: &'t str,
+    /// The row breaks the printer was given for a braced list.
+    breaks: print::Breaks<'t>,
     out: Vec<Slot>,
 }
 
 impl<'t> Slots<'t> {
-    fn new(text: &'t str) -> Slots<'t> {
+    fn new(text: &'t str, breaks: print::Breaks<'t>) -> Slots<'t> {
         Slots {
             text,
+            breaks,
             out: Vec::new(),
         }
     }
 
     fn item(mut self, item: &Item) -> Result<Vec<Slot>> {
         match item {
-            Item::Use(_) | Item::Enum(_) | Item::Channels(_) | Item::Observer(_) => {
-                self.leaf(range(item.loc()));
-            }
-            Item::Lattice(l) if l.chains.len() <= 1 => self.leaf(range(l.loc)),
-            Item::Lattice(l) => {
-                self.open(l.loc, end(l.name.loc))?;
-                for c in &l.chains {
-                    match (c.labels.first(), c.labels.last()) {
-                        (Some(a), Some(b)) => self.leaf((range(a.loc).0, end(b.loc))),
-                        _ => return Err(self.error(l.loc, "a lattice chain with no labels")),
-                    }
-                }
-                self.close(l.loc);
+            Item::Use(_) | Item::Observer(_) => self.leaf(range(item.loc())),
+            Item::Lattice(_) | Item::Enum(_) | Item::Channels(_) | Item::Lexicon(_) => {
+                self.braced(item)?;
             }
             Item::Destination(d) => {
                 let mut at = self.open(d.loc, end(d.name.loc))?;
@@ -186,15 +263,6 @@ impl<'t> Slots<'t> {
                 }
                 self.close(s.loc);
             }
-            Item::Lexicon(l) if l.entries.is_empty() => self.leaf(range(l.loc)),
-            Item::Lexicon(l) => {
-                self.open(l.loc, end(l.name.loc))?;
-                for e in &l.entries {
-                    let last = e.replacement.as_ref().unwrap_or(&e.phrase);
-                    self.leaf((range(e.phrase.loc).0, end(last.loc)));
-                }
-                self.close(l.loc);
-            }
             Item::Labeler(l) => {
                 self.open(l.loc, end(l.name.loc))?;
                 for r in &l.rules {
@@ -212,6 +280,29 @@ impl<'t> Slots<'t> {
             Item::Contract(c) => self.contract(c)?,
         }
         Ok(self.out)
+    }
+
+    /// A lattice, enum, channels or lexicon: one line, or a block of rows
+    /// as [`print::block_rows`] chose them, each row from its first
+    /// entry's start to its last entry's end.
+    fn braced(&mut self, item: &Item) -> Result<()> {
+        let loc = item.loc();
+        let (Some(rows), Some(Entries { from, ranges })) =
+            (print::block_rows(item, self.breaks), entries(item)?)
+        else {
+            self.leaf(range(loc));
+            return Ok(());
+        };
+        self.open(loc, from)?;
+        for row in rows {
+            let last = row.end.checked_sub(1).and_then(|e| ranges.get(e));
+            match (ranges.get(row.start), last) {
+                (Some(first), Some(last)) => self.leaf((first.0, last.1)),
+                _ => return Err(error(loc, "the printer's rows do not match the entries")),
+            }
+        }
+        self.close(loc);
+        Ok(())
     }
 
     fn contract(&mut self, c: &Contract) -> Result<()> {
@@ -245,11 +336,12 @@ impl<'t> Slots<'t> {
         Ok(())
     }
 
-    /// `test "name" {`, the `call` line, one line per event clause, the
+    /// `test "name" {`, the `call`, the event clauses (one unit), the
     /// `expect` line and `}`.
     fn test(&mut self, t: &Test) -> Result<()> {
         let mut at = self.open(t.loc, end(t.name.loc))?;
         at = self.until(t.loc, at, b')')?;
+        let mut clauses: Option<(usize, usize)> = None;
         for c in &t.clauses {
             let start = scan::skip_trivia(self.text, at);
             at = match c {
@@ -260,25 +352,21 @@ impl<'t> Slots<'t> {
                 EventClause::Confidence(n) => end(n.loc),
                 EventClause::Labels(_) => self.find(t.loc, start, b'}')? + 1,
             };
-            self.out.push((Kind::Leaf, Some((start, at))));
+            clauses = Some((clauses.map_or(start, |c| c.0), at));
+        }
+        if let Some(r) = clauses {
+            self.leaf(r);
         }
         self.until(t.loc, at, b';')?;
         self.close(t.loc);
         Ok(())
     }
 
-    fn error(&self, loc: Loc, what: &str) -> LayoutError {
-        LayoutError {
-            span: loc.span(),
-            what: what.to_string(),
-        }
-    }
-
     fn find(&self, within: Loc, from: usize, byte: u8) -> Result<usize> {
         scan::find(self.text, from, byte)
             .filter(|&p| p < end(within))
             .ok_or_else(|| {
-                self.error(
+                error(
                     within,
                     &format!(
                         "no `{}` where the parsed tree says there is one",

@@ -52,7 +52,7 @@ use crate::syntax::{self, ast, trivia};
 pub fn format(file: FileId, text: &str, diagnostics: &mut Diagnostics) -> Option<String> {
     let ast = syntax::parse(file, text, diagnostics)?;
     let comments = trivia::comments(file, text);
-    let lines = match layout::lines(&ast, text) {
+    let lines = match layout::lines(&ast, text, &comments) {
         Ok(lines) => lines,
         Err(e) => {
             diagnostics.push(Diagnostic::internal(

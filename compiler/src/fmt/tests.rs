@@ -65,7 +65,7 @@ fn blank_lines_around_own_line_comments_are_kept_once() {
     let src = "// licence\n\n\n// the uses\nuse a;\n\n\n\nuse b;\ncontract c {\n\n    // first\n    tools a;\n\n\n    // second group\n\n    forbid args >= x at p;\n\n}\n";
     assert_eq!(
         fmt(src),
-        "// licence\n\n// the uses\nuse a;\n\nuse b;\n\ncontract c {\n    // first\n    tools a;\n\n    // second group\n\n    forbid args >= x at p;\n}\n"
+        "// licence\n\n// the uses\nuse a;\nuse b;\n\ncontract c {\n    // first\n    tools a;\n\n    // second group\n\n    forbid args >= x at p;\n}\n"
     );
 }
 
@@ -129,8 +129,8 @@ contract c {
     test "t" {
         // the call
         call t(q: "a") // args
-            to brave // where
-            speculative
+            // where
+            to brave speculative
         // expectation
         expect defer;
     }

@@ -2,36 +2,240 @@
 //!
 //! `print(parse(s))` parses back to an equal AST (a tested property), and
 //! the formatter builds on this printer, interleaving the comments that
-//! [`super::trivia`] collected. Layout: four-space indentation, one
-//! statement per line, a blank line between top-level items, lists on one
-//! line.
+//! [`super::trivia`] collected. The layout depends on the AST alone (never
+//! on spans or on how the source was laid out), so printing is a fixed
+//! point.
+//!
+//! # Layout
+//!
+//! Four-space indentation and a [`WIDTH`] of 100 columns, in the spirit of
+//! rustfmt:
+//!
+//! - **Items.** A blank line between top-level items, except inside a run
+//!   of items of the same kind that are each one line (`enum`s, one-line
+//!   `lattice`s, `lexicon`s or `channels`), and inside runs of `use` and of
+//!   `observer` declarations, which stay together even when one of them
+//!   wraps. Inside a contract, a blank line around `decide` and `test`
+//!   blocks; destinations, tools, substitutes, labelers and transforms are
+//!   always blocks, one statement per line.
+//! - **Name lists** (`tools`, `destinations`, `observed by`, `sees`,
+//!   `forbid ... at`, `audit to`) fill the line and continue on the next
+//!   with a hanging indent of one level, breaking only after a comma.
+//! - **Braced lists** (`enum`, `channels`, single-chain `lattice`,
+//!   `lexicon`, a `use` group, a tool's `args`) stay on one line when it
+//!   fits. Otherwise they open a block: enum values, channels and lexicon
+//!   entries fill rows of up to 100 columns, a lattice puts one chain per
+//!   row (a multi-chain lattice always does), a `use` group fills rows like
+//!   rustfmt's imports, and `args` fields go one per row, like struct
+//!   fields. Every row ends in a comma.
+//! - **Lexicon entries with a replacement** (`"a" => "b"`) fill rows like
+//!   plain phrases. One entry per row would be easier to diff, but the
+//!   shipped lexicons hold thousands of short pairs, and one per row made
+//!   `lexicons.stpc` twenty times longer than the lists it encodes; an
+//!   entry is never split across rows, so each pair still reads as a unit.
+//! - **Decision rules** that do not fit break before `when`/`unless`, which
+//!   goes on a continuation line one level deeper; a guard still too long
+//!   breaks before its top-level `and`/`or` operators, one level deeper
+//!   again.
+//! - **Labeler rules** that do not fit (long regular expressions) break
+//!   before `->`, so the label stays visible at the start of the next line.
+//! - **Tests.** The `call` line, then the event clauses together on one
+//!   continuation line (`to brave speculative confidence 0.9`), which wraps
+//!   at the same indentation when it is long; a `call` whose arguments do
+//!   not fit puts one argument per line, like a Rust call.
+//!
+//! Strings are never split, so a line holding a long string may exceed the
+//! width.
+//!
+//! The formatter reads the printer's output as *units*
+//! ([`item_units`]): one per statement, header or closing brace, or row of
+//! a filled block ([`block_rows`]). A unit may span several lines; the
+//! formatter pairs each unit with the source it prints, to place comments.
 
 use super::ast::*;
 use std::fmt::Write;
+use std::ops::Range;
+
+/// The line width the layout aims for. Strings are never split, so a line
+/// holding a long one can be longer.
+pub const WIDTH: usize = 100;
 
 /// Prints a whole file.
 pub fn print(file: &File) -> String {
-    let mut p = Printer::default();
-    for (i, item) in file.items.iter().enumerate() {
-        if i > 0 {
-            p.out.push('\n');
+    let mut out = String::new();
+    let mut prev: Option<(&Item, Vec<String>)> = None;
+    for item in &file.items {
+        let units = item_units(item);
+        if let Some((p, p_units)) = &prev {
+            if separated(p, p_units, item, &units) {
+                out.push('\n');
+            }
         }
-        p.item(item);
+        for u in &units {
+            out.push_str(u);
+            out.push('\n');
+        }
+        prev = Some((item, units));
     }
-    p.out
+    out
+}
+
+/// Whether a blank line separates two consecutive items, given their
+/// units: not within runs of `use` or of `observer` declarations, nor
+/// between items of the same kind that are each one line; otherwise it
+/// does.
+pub fn separated(a: &Item, a_units: &[String], b: &Item, b_units: &[String]) -> bool {
+    let one_line = |units: &[String]| units.len() == 1 && units.iter().all(|u| !u.contains('\n'));
+    if std::mem::discriminant(a) != std::mem::discriminant(b) {
+        return true;
+    }
+    let runs = matches!(a, Item::Use(_) | Item::Observer(_));
+    !(runs || (one_line(a_units) && one_line(b_units)))
 }
 
 /// Prints one item (no trailing blank line).
 pub fn print_item(item: &Item) -> String {
-    let mut p = Printer::default();
-    p.item(item);
-    p.out
+    let mut out = String::new();
+    for u in item_units(item) {
+        out.push_str(&u);
+        out.push('\n');
+    }
+    out
 }
 
-#[derive(Default)]
-struct Printer {
-    out: String,
-    indent: usize,
+/// Prints one item as units: a block's header line, each statement (one or
+/// more lines), each row of a filled block, a blank line (an empty unit)
+/// and a closing `}`. Joining the units with newlines gives
+/// [`print_item`] without its final newline.
+pub fn item_units(item: &Item) -> Vec<String> {
+    item_units_with(item, None)
+}
+
+/// Where the rows of a braced list (a lattice, enum, channels or lexicon)
+/// must break. `None` lays the list out by width alone. `Some(starts)`
+/// asks for the block form even when the list would fit on one line, with
+/// a row starting at each entry index in `starts`: the formatter asks for
+/// this when comments sit between the braces, so that they can stay
+/// between the entries they were written between, as rustfmt does for a
+/// list with comments.
+pub type Breaks<'a> = Option<&'a [usize]>;
+
+/// [`item_units`] with the rows of a braced list broken as `breaks` asks.
+pub fn item_units_with(item: &Item, breaks: Breaks<'_>) -> Vec<String> {
+    let mut p = Printer::default();
+    p.item(item, breaks);
+    p.units
+}
+
+/// For an item printed as a block of rows (a lattice, an enum, channels or
+/// a lexicon that does not fit on one line or has `breaks`, or a lattice
+/// of several chains): the entries each row holds, as index ranges into
+/// the item's chains, values, names or entries. `None` when the item is
+/// printed on one line or is another kind of item.
+pub fn block_rows(item: &Item, breaks: Breaks<'_>) -> Option<Vec<Range<usize>>> {
+    match item {
+        Item::Lattice(l) => {
+            let chains: Vec<String> = l.chains.iter().map(chain).collect();
+            let one = format!("{} {{ {} }}", lattice_head(l), chains.join(", "));
+            (l.chains.len() > 1 || width(&one) > WIDTH || breaks.is_some())
+                .then(|| (0..chains.len()).map(|i| i..i + 1).collect())
+        }
+        Item::Enum(e) => filled_block(
+            &format!("enum {}", e.name.name),
+            &strings(&e.values),
+            breaks,
+        ),
+        Item::Channels(c) => filled_block("channels", &strings(&c.names), breaks),
+        Item::Lexicon(l) if l.entries.is_empty() => None,
+        Item::Lexicon(l) => filled_block(
+            &format!("lexicon {}", l.name.name),
+            &l.entries.iter().map(entry).collect::<Vec<_>>(),
+            breaks,
+        ),
+        _ => None,
+    }
+}
+
+/// The rows of a braced list `head { a, b }` as a block, or `None` when it
+/// fits on one line and nothing forces a break.
+fn filled_block(head: &str, entries: &[String], breaks: Breaks<'_>) -> Option<Vec<Range<usize>>> {
+    let one = format!("{head} {{ {} }}", entries.join(", "));
+    (width(&one) > WIDTH || breaks.is_some()).then(|| rows(1, entries, breaks.unwrap_or_default()))
+}
+
+/// Greedy rows of `entry,` items at `indent` levels, each at most
+/// [`WIDTH`] wide (a lone entry may be wider), with a new row at each
+/// index in `breaks`.
+fn rows(indent: usize, entries: &[String], breaks: &[usize]) -> Vec<Range<usize>> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    let mut len = 0;
+    for (i, e) in entries.iter().enumerate() {
+        let w = width(e) + 1;
+        if i > start && (len + 1 + w > WIDTH || breaks.contains(&i)) {
+            out.push(start..i);
+            start = i;
+        }
+        len = if i == start {
+            indent * 4 + w
+        } else {
+            len + 1 + w
+        };
+    }
+    if start < entries.len() {
+        out.push(start..entries.len());
+    }
+    out
+}
+
+/// The display width of a line, counting characters.
+fn width(s: &str) -> usize {
+    s.chars().count()
+}
+
+fn pad(indent: usize) -> String {
+    "    ".repeat(indent)
+}
+
+/// Lays out `head`, then `pieces` (each followed by `sep`, the last by
+/// `tail`, separated by spaces) on lines of at most [`WIDTH`] columns: the
+/// first line at `first` levels of indentation, the rest at `cont` levels.
+/// Lines break only between pieces, and the first piece always stays with
+/// `head`.
+fn fill(
+    first: usize,
+    cont: usize,
+    head: &str,
+    pieces: &[String],
+    sep: &str,
+    tail: &str,
+) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut line = format!("{}{head}", pad(first));
+    if pieces.is_empty() {
+        line.push_str(tail);
+    }
+    for (i, p) in pieces.iter().enumerate() {
+        let end = if i + 1 == pieces.len() { tail } else { sep };
+        let piece = format!("{p}{end}");
+        if i == 0 {
+            line.push_str(&piece);
+        } else if width(&line) + 1 + width(&piece) > WIDTH {
+            lines.push(std::mem::replace(
+                &mut line,
+                format!("{}{piece}", pad(cont)),
+            ));
+        } else {
+            line.push(' ');
+            line.push_str(&piece);
+        }
+    }
+    lines.push(line);
+    lines
+}
+
+fn strings(list: &[Ident]) -> Vec<String> {
+    list.iter().map(|i| i.name.clone()).collect()
 }
 
 fn names(list: &[Ident]) -> String {
@@ -40,7 +244,6 @@ fn names(list: &[Ident]) -> String {
         .collect::<Vec<_>>()
         .join(", ")
 }
-
 /// A string literal as written back: raw strings stay raw.
 pub fn quote(s: &Str) -> String {
     if s.raw {
@@ -91,11 +294,12 @@ fn value(v: &Value) -> String {
     }
 }
 
+fn call_arg(a: &CallArg) -> String {
+    format!("{}: {}", a.name.name, value(&a.value))
+}
+
 fn call_args(args: &[CallArg]) -> String {
-    args.iter()
-        .map(|a| format!("{}: {}", a.name.name, value(&a.value)))
-        .collect::<Vec<_>>()
-        .join(", ")
+    args.iter().map(call_arg).collect::<Vec<_>>().join(", ")
 }
 
 /// Prints a guard expression with minimal but faithful parentheses.
@@ -207,13 +411,143 @@ fn action(a: &Action) -> String {
     }
 }
 
-impl Printer {
-    fn line(&mut self, text: &str) {
-        for _ in 0..self.indent {
-            self.out.push_str("    ");
+/// A guard's expression as pieces to fill: its operands at the top level
+/// of `and`/`or` chains, each after the first led by its operator. Joined
+/// with spaces, they are [`expr`].
+fn guard_pieces(e: &Expr) -> Vec<String> {
+    fn flat(e: &Expr, min: Prec, lead: &str, out: &mut Vec<String>) {
+        match e {
+            _ if prec(e) < min => out.push(format!("{lead}{}", expr_at(e, min))),
+            Expr::Or(a, b, _) => {
+                flat(a, Prec::Or, lead, out);
+                flat(b, Prec::And, "or ", out);
+            }
+            Expr::And(a, b, _) => {
+                flat(a, Prec::And, lead, out);
+                flat(b, Prec::Not, "and ", out);
+            }
+            _ => out.push(format!("{lead}{}", expr_at(e, min))),
         }
-        self.out.push_str(text);
-        self.out.push('\n');
+    }
+    let mut out = Vec::new();
+    flat(e, Prec::Or, "", &mut out);
+    out
+}
+
+/// A rule at `indent` levels: one line when it fits, otherwise broken
+/// before `when`/`unless` and, if still too long, before the guard's
+/// top-level operators.
+fn rule_lines(r: &Rule, indent: usize) -> Vec<String> {
+    let one = format!("{}{}", pad(indent), rule(r));
+    let Some(g) = r.guard.as_ref().filter(|_| width(&one) > WIDTH) else {
+        return vec![one];
+    };
+    let mut head = pad(indent);
+    if let Some(n) = &r.name {
+        let _ = write!(head, "{}: ", n.name);
+    }
+    head.push_str(&action(&r.action));
+    let keyword = if g.negated { "unless " } else { "when " };
+    let mut lines = vec![head];
+    lines.extend(fill(
+        indent + 1,
+        indent + 2,
+        keyword,
+        &guard_pieces(&g.expr),
+        "",
+        ";",
+    ));
+    lines
+}
+
+fn lattice_head(l: &Lattice) -> String {
+    let role = l
+        .role
+        .map(|r| format!(" for {}", r.keyword()))
+        .unwrap_or_default();
+    format!("lattice {}{role}", l.name.name)
+}
+
+/// A chain's pieces: the first label, then `< label` for each next one.
+fn chain_pieces(c: &Chain) -> Vec<String> {
+    c.labels
+        .iter()
+        .enumerate()
+        .map(|(i, label)| match i {
+            0 => label.name.clone(),
+            _ => format!(
+                "{} {}",
+                c.ops.get(i - 1).map_or("<", String::as_str),
+                label.name
+            ),
+        })
+        .collect()
+}
+
+fn chain(c: &Chain) -> String {
+    chain_pieces(c).join(" ")
+}
+
+fn entry(e: &LexiconEntry) -> String {
+    match &e.replacement {
+        Some(r) => format!("{} => {}", quote(&e.phrase), quote(r)),
+        None => quote(&e.phrase),
+    }
+}
+
+fn clause(c: &EventClause) -> String {
+    match c {
+        EventClause::ToName(i) => format!("to {}", i.name),
+        EventClause::ToAddress(s) => format!("to {}", quote(s)),
+        EventClause::Mode(m, true) => format!("mode {}", m.name),
+        EventClause::Mode(m, false) => m.name.clone(),
+        EventClause::Confidence(n) => format!("confidence {}", n.text),
+        EventClause::Branch(b) => format!("branch {}", quote(b)),
+        EventClause::After(n, b) => format!("after {} dispatches of {}", n.text, b.name),
+        EventClause::Labels(bs) => format!(
+            "labels {{ {} }}",
+            bs.iter()
+                .map(|(k, v)| format!("{}: {}", k.name, v.name))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    }
+}
+
+/// Builds the units of one item.
+#[derive(Default)]
+struct Printer {
+    units: Vec<String>,
+    indent: usize,
+}
+
+impl Printer {
+    /// A one-line unit at the current indentation.
+    fn line(&mut self, text: &str) {
+        self.units.push(format!("{}{text}", pad(self.indent)));
+    }
+
+    /// A unit of lines that carry their own indentation.
+    fn unit(&mut self, lines: Vec<String>) {
+        self.units.push(lines.join("\n"));
+    }
+
+    fn blank(&mut self) {
+        self.units.push(String::new());
+    }
+
+    /// A statement `head a, b, c;` whose list fills lines with a hanging
+    /// indent.
+    fn list(&mut self, head: &str, list: &[Ident], tail: &str) {
+        let lines = fill(
+            self.indent,
+            self.indent + 1,
+            head,
+            &strings(list),
+            ",",
+            tail,
+        );
+        self.unit(lines);
     }
 
     fn open(&mut self, head: &str) {
@@ -226,7 +560,23 @@ impl Printer {
         self.line("}");
     }
 
-    fn item(&mut self, item: &Item) {
+    /// A braced list `head { a, b }`: on one line, or as a block of the
+    /// rows [`block_rows`] chose.
+    fn braced(&mut self, head: &str, entries: &[String], rows: Option<Vec<Range<usize>>>) {
+        match rows {
+            None => self.line(&format!("{head} {{ {} }}", entries.join(", "))),
+            Some(rows) => {
+                self.open(head);
+                for r in rows {
+                    let row = entries.get(r).unwrap_or_default();
+                    self.line(&format!("{},", row.join(", ")));
+                }
+                self.close();
+            }
+        }
+    }
+
+    fn item(&mut self, item: &Item, breaks: Breaks<'_>) {
         match item {
             Item::Use(u) => {
                 let path = u
@@ -236,55 +586,55 @@ impl Printer {
                     .collect::<Vec<_>>()
                     .join("::");
                 match &u.group {
-                    Some(g) => self.line(&format!("use {path}::{{{}}};", names(g))),
+                    Some(g) => {
+                        let one = format!("use {path}::{{{}}};", names(g));
+                        if width(&one) <= WIDTH {
+                            self.line(&one);
+                        } else {
+                            let mut lines = vec![format!("use {path}::{{")];
+                            lines.extend(fill(1, 1, "", &strings(g), ",", ","));
+                            lines.push("};".into());
+                            self.unit(lines);
+                        }
+                    }
                     None => self.line(&format!("use {path};")),
                 }
             }
-            Item::Lattice(l) => {
-                let role = l
-                    .role
-                    .map(|r| format!(" for {}", r.keyword()))
-                    .unwrap_or_default();
-                let chains = l
-                    .chains
-                    .iter()
-                    .map(|c| {
-                        let mut s = String::new();
-                        for (i, label) in c.labels.iter().enumerate() {
-                            if i > 0 {
-                                let op = c.ops.get(i - 1).map_or("<", String::as_str);
-                                let _ = write!(s, " {op} ");
-                            }
-                            s.push_str(&label.name);
-                        }
-                        s
-                    })
-                    .collect::<Vec<_>>();
-                if chains.len() == 1 {
-                    self.line(&format!(
-                        "lattice {}{role} {{ {} }}",
-                        l.name.name,
-                        chains.join("")
-                    ));
-                } else {
-                    self.open(&format!("lattice {}{role}", l.name.name));
-                    for c in &chains {
-                        self.line(&format!("{c},"));
+            Item::Lattice(l) => match block_rows(item, breaks) {
+                None => self.line(&format!(
+                    "{} {{ {} }}",
+                    lattice_head(l),
+                    l.chains.iter().map(chain).collect::<Vec<_>>().join(", ")
+                )),
+                Some(_) => {
+                    self.open(&lattice_head(l));
+                    for c in &l.chains {
+                        let lines =
+                            fill(self.indent, self.indent + 1, "", &chain_pieces(c), "", ",");
+                        self.unit(lines);
                     }
                     self.close();
                 }
+            },
+            Item::Enum(e) => self.braced(
+                &format!("enum {}", e.name.name),
+                &strings(&e.values),
+                block_rows(item, breaks),
+            ),
+            Item::Channels(c) => {
+                self.braced("channels", &strings(&c.names), block_rows(item, breaks))
             }
-            Item::Enum(e) => self.line(&format!("enum {} {{ {} }}", e.name.name, names(&e.values))),
-            Item::Channels(c) => self.line(&format!("channels {{ {} }}", names(&c.names))),
-            Item::Observer(o) => self.line(&format!(
-                "observer {} {} sees {};",
-                o.name.name,
-                match o.locality {
+            Item::Observer(o) => {
+                let locality = match o.locality {
                     Locality::External => "external",
                     Locality::Internal => "internal",
-                },
-                names(&o.sees)
-            )),
+                };
+                self.list(
+                    &format!("observer {} {locality} sees ", o.name.name),
+                    &o.sees,
+                    ";",
+                );
+            }
             Item::Destination(d) => {
                 self.open(&format!("destination {}", d.name.name));
                 for s in &d.stmts {
@@ -293,9 +643,7 @@ impl Printer {
                             self.line(&format!("{} {};", k.keyword(), quote(v)))
                         }
                         DestinationStmt::Label(l) => self.line(&format!("label {};", l.name)),
-                        DestinationStmt::ObservedBy(o) => {
-                            self.line(&format!("observed by {};", names(o)))
-                        }
+                        DestinationStmt::ObservedBy(o) => self.list("observed by ", o, ";"),
                     }
                 }
                 self.close();
@@ -305,21 +653,8 @@ impl Printer {
                 for s in &t.stmts {
                     match s {
                         ToolStmt::Effect(e) => self.line(&format!("effect {};", e.name)),
-                        ToolStmt::Args(fields) => {
-                            let fs = fields
-                                .iter()
-                                .map(|f| format!("{}: {}", f.name.name, field_type(&f.ty)))
-                                .collect::<Vec<_>>()
-                                .join(", ");
-                            if fs.is_empty() {
-                                self.line("args {}");
-                            } else {
-                                self.line(&format!("args {{ {fs} }}"));
-                            }
-                        }
-                        ToolStmt::Destinations(d) => {
-                            self.line(&format!("destinations {};", names(d)))
-                        }
+                        ToolStmt::Args(fields) => self.args(fields),
+                        ToolStmt::Destinations(d) => self.list("destinations ", d, ";"),
                         ToolStmt::Substitute(s) => self.line(&format!("substitute {};", s.name)),
                     }
                 }
@@ -329,9 +664,7 @@ impl Printer {
                 self.open(&format!("substitute {} for {}", s.name.name, s.tool.name));
                 for st in &s.stmts {
                     match st {
-                        SubstituteStmt::ObservedBy(o) => {
-                            self.line(&format!("observed by {};", names(o)))
-                        }
+                        SubstituteStmt::ObservedBy(o) => self.list("observed by ", o, ";"),
                         SubstituteStmt::OnPromote(m, _) => self.line(match m {
                             PromoteMode::Reuse => "on promote reuse;",
                             PromoteMode::Reissue => "on promote reissue;",
@@ -340,20 +673,14 @@ impl Printer {
                 }
                 self.close();
             }
-            Item::Lexicon(l) => {
-                if l.entries.is_empty() {
-                    self.line(&format!("lexicon {} {{}}", l.name.name));
-                    return;
-                }
-                self.open(&format!("lexicon {}", l.name.name));
-                for e in &l.entries {
-                    match &e.replacement {
-                        Some(r) => self.line(&format!("{} => {},", quote(&e.phrase), quote(r))),
-                        None => self.line(&format!("{},", quote(&e.phrase))),
-                    }
-                }
-                self.close();
+            Item::Lexicon(l) if l.entries.is_empty() => {
+                self.line(&format!("lexicon {} {{}}", l.name.name));
             }
+            Item::Lexicon(l) => self.braced(
+                &format!("lexicon {}", l.name.name),
+                &l.entries.iter().map(entry).collect::<Vec<_>>(),
+                block_rows(item, breaks),
+            ),
             Item::Labeler(l) => {
                 self.open(&format!(
                     "labeler {} for {}",
@@ -361,36 +688,7 @@ impl Printer {
                     l.subject.keyword()
                 ));
                 for r in &l.rules {
-                    let unless = |u: &Option<Ident>| {
-                        u.as_ref()
-                            .map(|u| format!(" unless lexicon {}", u.name))
-                            .unwrap_or_default()
-                    };
-                    let text = match r {
-                        LabelRule::Lexicon {
-                            lexicon,
-                            label,
-                            unless: u,
-                            ..
-                        } => format!("lexicon {} -> {}{};", lexicon.name, label.name, unless(u)),
-                        LabelRule::Pattern {
-                            regex,
-                            label,
-                            unless: u,
-                            ..
-                        } => format!("pattern {} -> {}{};", quote(regex), label.name, unless(u)),
-                        LabelRule::Entity { kind, label, .. } => {
-                            format!("entity {} -> {};", kind.name, label.name)
-                        }
-                        LabelRule::Address {
-                            kind,
-                            pattern,
-                            label,
-                            ..
-                        } => format!("{} {} -> {};", kind.keyword(), quote(pattern), label.name),
-                        LabelRule::Fallback { label, .. } => format!("fallback {};", label.name),
-                    };
-                    self.line(&text);
+                    self.label_rule(r);
                 }
                 self.close();
             }
@@ -429,6 +727,81 @@ impl Printer {
         }
     }
 
+    /// A tool's `args { ... }`: on one line when it fits, otherwise one
+    /// field per line.
+    fn args(&mut self, fields: &[Field]) {
+        let fs: Vec<String> = fields
+            .iter()
+            .map(|f| format!("{}: {}", f.name.name, field_type(&f.ty)))
+            .collect();
+        if fs.is_empty() {
+            return self.line("args {}");
+        }
+        let one = format!("{}args {{ {} }}", pad(self.indent), fs.join(", "));
+        if width(&one) <= WIDTH {
+            return self.units.push(one);
+        }
+        let mut lines = vec![format!("{}args {{", pad(self.indent))];
+        lines.extend(fs.iter().map(|f| format!("{}{f},", pad(self.indent + 1))));
+        lines.push(format!("{}}}", pad(self.indent)));
+        self.unit(lines);
+    }
+
+    /// A labeler rule: one line, or broken before `->` when too long.
+    fn label_rule(&mut self, r: &LabelRule) {
+        let unless = |u: &Option<Ident>| {
+            u.as_ref()
+                .map(|u| format!(" unless lexicon {}", u.name))
+                .unwrap_or_default()
+        };
+        let (head, tail) = match r {
+            LabelRule::Lexicon {
+                lexicon,
+                label,
+                unless: u,
+                ..
+            } => (
+                format!("lexicon {}", lexicon.name),
+                format!("-> {}{};", label.name, unless(u)),
+            ),
+            LabelRule::Pattern {
+                regex,
+                label,
+                unless: u,
+                ..
+            } => (
+                format!("pattern {}", quote(regex)),
+                format!("-> {}{};", label.name, unless(u)),
+            ),
+            LabelRule::Entity { kind, label, .. } => (
+                format!("entity {}", kind.name),
+                format!("-> {};", label.name),
+            ),
+            LabelRule::Address {
+                kind,
+                pattern,
+                label,
+                ..
+            } => (
+                format!("{} {}", kind.keyword(), quote(pattern)),
+                format!("-> {};", label.name),
+            ),
+            LabelRule::Fallback { label, .. } => {
+                return self.line(&format!("fallback {};", label.name))
+            }
+        };
+        let one = format!("{}{head} {tail}", pad(self.indent));
+        if width(&one) <= WIDTH {
+            self.units.push(one);
+        } else {
+            let lines = vec![
+                format!("{}{head}", pad(self.indent)),
+                format!("{}{tail}", pad(self.indent + 1)),
+            ];
+            self.unit(lines);
+        }
+    }
+
     fn contract(&mut self, c: &Contract) {
         let params = if c.params.is_empty() {
             String::new()
@@ -447,7 +820,7 @@ impl Printer {
         for (i, s) in c.stmts.iter().enumerate() {
             let block = matches!(s, ContractStmt::Decide(_) | ContractStmt::Test(_));
             if i > 0 && (block || prev_block) {
-                self.out.push('\n');
+                self.blank();
             }
             prev_block = block;
             self.contract_stmt(s);
@@ -457,14 +830,13 @@ impl Printer {
 
     fn contract_stmt(&mut self, s: &ContractStmt) {
         match s {
-            ContractStmt::Tools(t, _) => self.line(&format!("tools {};", names(t))),
-            ContractStmt::Destinations(d, _) => self.line(&format!("destinations {};", names(d))),
-            ContractStmt::Forbid(f) => self.line(&format!(
-                "forbid {} >= {} at {};",
-                f.subject.keyword(),
-                f.label.name,
-                names(&f.observers)
-            )),
+            ContractStmt::Tools(t, _) => self.list("tools ", t, ";"),
+            ContractStmt::Destinations(d, _) => self.list("destinations ", d, ";"),
+            ContractStmt::Forbid(f) => self.list(
+                &format!("forbid {} >= {} at ", f.subject.keyword(), f.label.name),
+                &f.observers,
+                ";",
+            ),
             ContractStmt::Threshold(t) => {
                 let v = match &t.value {
                     NumberOrParam::Number(n) => n.text.clone(),
@@ -483,23 +855,24 @@ impl Printer {
                 if a.none {
                     self.line("audit none;");
                 } else {
-                    let mut s = format!("audit to {}", names(&a.sinks));
+                    let mut tail = String::new();
                     match a.raw_args {
-                        Some(true) => s.push_str(" with raw args"),
-                        Some(false) => s.push_str(" without raw args"),
+                        Some(true) => tail.push_str(" with raw args"),
+                        Some(false) => tail.push_str(" without raw args"),
                         None => {}
                     }
                     if a.scrub_after_commit {
-                        s.push_str(" scrub after commit");
+                        tail.push_str(" scrub after commit");
                     }
-                    s.push(';');
-                    self.line(&s);
+                    tail.push(';');
+                    self.list("audit to ", &a.sinks, &tail);
                 }
             }
             ContractStmt::Decide(d) => {
                 self.open("decide");
                 for r in &d.rules {
-                    self.line(&rule(r));
+                    let lines = rule_lines(r, self.indent);
+                    self.unit(lines);
                 }
                 self.close();
             }
@@ -507,30 +880,34 @@ impl Printer {
         }
     }
 
+    /// `test "name" {`, the `call` (one line, or one argument per line),
+    /// the event clauses on one continuation line (wrapped when long), the
+    /// `expect` line and `}`.
     fn test(&mut self, t: &Test) {
         self.open(&format!("test {}", quote(&t.name)));
-        self.line(&format!("call {}({})", t.tool.name, call_args(&t.args)));
-        self.indent += 1;
-        for c in &t.clauses {
-            let text = match c {
-                EventClause::ToName(i) => format!("to {}", i.name),
-                EventClause::ToAddress(s) => format!("to {}", quote(s)),
-                EventClause::Mode(m, true) => format!("mode {}", m.name),
-                EventClause::Mode(m, false) => m.name.clone(),
-                EventClause::Confidence(n) => format!("confidence {}", n.text),
-                EventClause::Branch(b) => format!("branch {}", quote(b)),
-                EventClause::After(n, b) => format!("after {} dispatches of {}", n.text, b.name),
-                EventClause::Labels(bs) => format!(
-                    "labels {{ {} }}",
-                    bs.iter()
-                        .map(|(k, v)| format!("{}: {}", k.name, v.name))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
-            };
-            self.line(&text);
+        let call = format!(
+            "{}call {}({})",
+            pad(self.indent),
+            t.tool.name,
+            call_args(&t.args)
+        );
+        if width(&call) <= WIDTH || t.args.is_empty() {
+            self.units.push(call);
+        } else {
+            let mut lines = vec![format!("{}call {}(", pad(self.indent), t.tool.name)];
+            lines.extend(
+                t.args
+                    .iter()
+                    .map(|a| format!("{}{},", pad(self.indent + 1), call_arg(a))),
+            );
+            lines.push(format!("{})", pad(self.indent)));
+            self.unit(lines);
         }
-        self.indent = self.indent.saturating_sub(1);
+        if !t.clauses.is_empty() {
+            let clauses: Vec<String> = t.clauses.iter().map(clause).collect();
+            let lines = fill(self.indent + 1, self.indent + 1, "", &clauses, "", "");
+            self.unit(lines);
+        }
         let by = t
             .expect_rule
             .as_ref()

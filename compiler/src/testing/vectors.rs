@@ -545,7 +545,18 @@ pub fn arg_samples(t: &Table) -> Vec<Value> {
     strings.extend(ENTITY_SAMPLES.iter().map(|s| (*s).to_owned()));
     strings.extend(patterns(rules));
     strings.extend(
-        ["", "weather in Lisbon", "tenant rights lease termination penalty", "ünïcödé ß İ"]
+        [
+            "",
+            "weather in Lisbon",
+            "tenant rights lease termination penalty",
+            "ünïcödé ß İ",
+            "Straße 12, İstanbul",
+            "line one\nmy lease\n",
+            "\tEVICTION\u{3000}notice ",
+            "x\u{301}eviction",
+            "e\u{301}viction and ²lease",
+            "ǅ title-case and ſ long s",
+        ]
             .iter()
             .map(|s| (*s).to_owned()),
     );

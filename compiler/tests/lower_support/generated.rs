@@ -11,7 +11,11 @@
 pub fn source(n: usize) -> String {
     let mut s = String::from("use std::labels;\nuse std::modes;\nuse std::observers;\nuse std::labelers;\nuse std::transforms::generic_query;\n\n");
     for i in 0..n {
-        let label = ["public", "tenant_internal", "sensitive"][i % 3];
+        let label = match i % 3 {
+            0 => "public",
+            1 => "tenant_internal",
+            _ => "sensitive",
+        };
         s.push_str(&format!(
             "destination d{i} {{ host \"api{i}.example\"; label {label}; observed by provider, network; }}\n"
         ));

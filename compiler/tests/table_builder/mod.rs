@@ -4,6 +4,12 @@
 //! ordered diagram). Independent of the compiler's lowering, so tests of the
 //! diff and the vectors do not depend on it.
 
+#![expect(
+    clippy::unwrap_used,
+    clippy::indexing_slicing,
+    reason = "test oracles and helpers: a failure should fail the test"
+)]
+
 #![allow(dead_code, reason = "each test target uses a different part of the builder")]
 
 use std::collections::{BTreeMap, HashMap};

@@ -1,0 +1,89 @@
+//! The verifier re-checks what the checker already guarantees (A3), from
+//! the table alone: a program whose transform output or substitute
+//! observers are changed *after* checking (as a buggy checker or a
+//! hand-edited table would leave them) fails verification with a
+//! counterexample.
+
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    reason = "test code: a failed expectation is a failed test"
+)]
+
+use std::collections::HashMap;
+use stpc_compiler::{hir, CompileOptions, Diagnostics, FileId, SourceMap};
+
+const SOURCE: &str = r#"
+use std::labels;
+use std::modes;
+use std::observers;
+use std::tools::{web_search, brave};
+use std::labelers;
+use std::transforms::generic_query;
+
+contract web {
+    tools web_search;
+    destinations brave;
+    forbid args >= sensitive at provider;
+
+    decide {
+        block unless tool allowed;
+        block unless destination allowed;
+        block when labels missing;
+        ghost: shadow when speculative;
+        scrub: rewrite using generic_query when args >= sensitive;
+        allow;
+    }
+}
+"#;
+
+fn checked() -> (hir::Program, FileId) {
+    let mut map = SourceMap::new();
+    let id = map.add("web.stpc", SOURCE);
+    let mut d = Diagnostics::new();
+    let mut no_files = HashMap::<String, String>::new();
+    let p = stpc_compiler::check(&mut map, &[id], &mut no_files, &mut d);
+    assert!(!d.has_errors(), "{:?}", d.iter().map(|x| &x.message).collect::<Vec<_>>());
+    (p, id)
+}
+
+fn codes(p: &hir::Program, id: FileId) -> Vec<(String, String, Vec<String>)> {
+    let mut d = Diagnostics::new();
+    let table = stpc_compiler::compile_program(p, &[id], &CompileOptions::default(), &mut d);
+    assert_eq!(table.is_some(), !d.has_errors());
+    d.iter().map(|x| (x.code.as_str().to_owned(), x.message.clone(), x.notes.clone())).collect()
+}
+
+#[test]
+fn the_unmodified_program_verifies() {
+    let (p, id) = checked();
+    assert!(codes(&p, id).is_empty());
+}
+
+#[test]
+fn a_transform_whose_output_is_the_cut_is_caught() {
+    let (mut p, id) = checked();
+    let sensitive = p.labels.iter().position(|l| l.name == "sensitive").map(hir::LabelId::from_index).unwrap();
+    let t = p.transforms.iter_mut().find(|t| t.name == "generic_query").unwrap();
+    t.output = sensitive;
+    let found = codes(&p, id);
+    assert_eq!(found.len(), 1, "{found:?}");
+    let (code, message, notes) = &found[0];
+    assert_eq!(code, "E0601");
+    assert!(message.contains("rule `scrub` lets after rewriting, args labelled `sensitive` reach `provider`"), "{message}");
+    assert!(notes.iter().any(|n| n.starts_with("counterexample: `web_search(q: <sensitive>)` to `brave`")), "{notes:?}");
+}
+
+#[test]
+fn a_substitute_observed_by_the_provider_is_caught() {
+    let (mut p, id) = checked();
+    let provider = p.observers.iter().position(|o| o.name == "provider").map(hir::ObserverId::from_index).unwrap();
+    let s = p.substitutes.iter_mut().find(|s| s.name == "local_web_search").unwrap();
+    s.observers.push(provider);
+    let found = codes(&p, id);
+    assert!(!found.is_empty() && found.iter().all(|(c, _, _)| c == "E0602"), "{found:?}");
+    assert!(found.iter().any(|(_, m, n)| m.contains("`provider` observes")
+        && n.iter().any(|x| x.contains("mode `speculative`"))), "{found:?}");
+}
