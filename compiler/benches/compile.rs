@@ -7,9 +7,18 @@
 //! Table sizes (diagram nodes, cells, JSON bytes) are printed once per
 //! contract before timing, since criterion measures time only.
 
-#![expect(clippy::disallowed_methods, reason = "a benchmark reads the stdlib policies from disk")]
-#![expect(clippy::expect_used, reason = "a benchmark fails loudly on a broken input")]
-#![expect(missing_docs, reason = "criterion_main! generates an undocumented `main`")]
+#![expect(
+    clippy::disallowed_methods,
+    reason = "a benchmark reads the stdlib policies from disk"
+)]
+#![expect(
+    clippy::expect_used,
+    reason = "a benchmark fails loudly on a broken input"
+)]
+#![expect(
+    missing_docs,
+    reason = "criterion_main! generates an undocumented `main`"
+)]
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -25,14 +34,24 @@ fn compile(name: &str, text: &str) -> Option<stpc_runtime::table::Table> {
     let id = map.add(name, text);
     let mut diagnostics = Diagnostics::new();
     let mut no_files = HashMap::<String, String>::new();
-    stpc_compiler::compile(&mut map, &[id], &mut no_files, &CompileOptions::default(), &mut diagnostics)
+    stpc_compiler::compile(
+        &mut map,
+        &[id],
+        &mut no_files,
+        &CompileOptions::default(),
+        &mut diagnostics,
+    )
 }
 
 fn report(name: &str, text: &str) {
     match compile(name, text) {
         Some(t) => {
             let bytes = t.to_json_pretty().expect("serialises").len();
-            eprintln!("{name}: {} nodes, {} cells, {bytes} bytes of JSON", t.diagram.nodes.len(), t.cells.len());
+            eprintln!(
+                "{name}: {} nodes, {} cells, {bytes} bytes of JSON",
+                t.diagram.nodes.len(),
+                t.cells.len()
+            );
         }
         None => eprintln!("{name}: does not compile"),
     }
@@ -74,12 +93,20 @@ fn lower_verify(c: &mut Criterion) {
 
 fn stdlib(c: &mut Criterion) {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../stdlib-contracts/policies");
-    let mut paths: Vec<_> = std::fs::read_dir(&dir).map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).collect()).unwrap_or_default();
+    let mut paths: Vec<_> = std::fs::read_dir(&dir)
+        .map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).collect())
+        .unwrap_or_default();
     paths.sort();
     let mut group = c.benchmark_group("stdlib");
     group.sample_size(10);
-    for path in paths.iter().filter(|p| p.extension().is_some_and(|e| e == "stpc")) {
-        let name = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    for path in paths
+        .iter()
+        .filter(|p| p.extension().is_some_and(|e| e == "stpc"))
+    {
+        let name = path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
         let text = std::fs::read_to_string(path).expect("readable policy");
         report(&format!("stdlib/{name}"), &text);
         group.bench_with_input(BenchmarkId::from_parameter(&name), &text, |b, text| {

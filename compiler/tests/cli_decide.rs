@@ -22,7 +22,11 @@ fn decide_one_event_from_a_file() {
         r#"{"tool": "search", "args": {"q": "eviction notice for jane@example.com"}, "destination": "engine"}"#,
     )
     .unwrap();
-    let run = stpc(dir.path(), &["decide", "--table", "search.table.json", "event.json"], "");
+    let run = stpc(
+        dir.path(),
+        &["decide", "--table", "search.table.json", "event.json"],
+        "",
+    );
     assert_eq!(run.code, 0);
     settings(dir.path()).bind(|| insta::assert_snapshot!("decide_rewrite", run.transcript()));
 }
@@ -32,7 +36,14 @@ fn decide_one_event_from_stdin_as_json() {
     let dir = workspace();
     let run = stpc(
         dir.path(),
-        &["decide", "--format", "json", "--table", "search.table.json", "-"],
+        &[
+            "decide",
+            "--format",
+            "json",
+            "--table",
+            "search.table.json",
+            "-",
+        ],
         TOPICAL_SPECULATIVE,
     );
     assert_eq!(run.code, 0);
@@ -43,7 +54,18 @@ fn decide_one_event_from_stdin_as_json() {
 fn decide_accepts_openai_style_arguments() {
     let dir = workspace();
     let event = r#"{"name": "search", "arguments": "{\"q\": \"weather\"}", "destination": "https://search.example/q"}"#;
-    let run = stpc(dir.path(), &["decide", "--format", "json", "--table", "search.table.json", "-"], event);
+    let run = stpc(
+        dir.path(),
+        &[
+            "decide",
+            "--format",
+            "json",
+            "--table",
+            "search.table.json",
+            "-",
+        ],
+        event,
+    );
     assert_eq!(run.code, 0, "{}", run.transcript());
     let v: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
     assert_eq!(v["action"], "allow");
@@ -71,9 +93,16 @@ fn decide_streams_one_decision_per_line_and_keeps_going() {
         r#"{"tool": "search", "destination": "engine", "confidance": 0.5}"#,
     ]
     .join("\n");
-    let run = stpc(dir.path(), &["decide", "--table", "search.table.json", "--stream"], &stream);
+    let run = stpc(
+        dir.path(),
+        &["decide", "--table", "search.table.json", "--stream"],
+        &stream,
+    );
     assert_eq!(run.code, 1);
-    assert!(!run.stdout.contains("secret"), "no argument values in errors");
+    assert!(
+        !run.stdout.contains("secret"),
+        "no argument values in errors"
+    );
     settings(dir.path()).bind(|| insta::assert_snapshot!("decide_stream", run.transcript()));
 }
 
@@ -83,30 +112,56 @@ fn decide_refuses_a_tampered_table() {
     let path = dir.path().join("search.table.json");
     let text = std::fs::read_to_string(&path).unwrap();
     std::fs::write(&path, text.replacen("\"ghost\"", "\"ghosT\"", 1)).unwrap();
-    let run = stpc(dir.path(), &["decide", "--table", "search.table.json", "-"], TOPICAL_SPECULATIVE);
+    let run = stpc(
+        dir.path(),
+        &["decide", "--table", "search.table.json", "-"],
+        TOPICAL_SPECULATIVE,
+    );
     assert_eq!(run.code, 2);
-    settings(dir.path()).bind(|| insta::assert_snapshot!("decide_tampered_table", run.transcript()));
-    let run = stpc(dir.path(), &["decide", "--table", "missing.json", "-"], TOPICAL_SPECULATIVE);
+    settings(dir.path())
+        .bind(|| insta::assert_snapshot!("decide_tampered_table", run.transcript()));
+    let run = stpc(
+        dir.path(),
+        &["decide", "--table", "missing.json", "-"],
+        TOPICAL_SPECULATIVE,
+    );
     assert_eq!(run.code, 2);
-    assert!(run.stderr.starts_with("error: cannot read `missing.json`"), "{}", run.stderr);
+    assert!(
+        run.stderr.starts_with("error: cannot read `missing.json`"),
+        "{}",
+        run.stderr
+    );
 }
 
 #[test]
 fn decide_reports_bad_events_without_their_values() {
     let dir = workspace();
     let bad = r#"{"tool": "search", "destination": "engine", "confidence": "very secret"}"#;
-    let run = stpc(dir.path(), &["decide", "--table", "search.table.json", "-"], bad);
+    let run = stpc(
+        dir.path(),
+        &["decide", "--table", "search.table.json", "-"],
+        bad,
+    );
     assert_eq!(run.code, 2);
     assert!(!run.stderr.contains("secret"), "{}", run.stderr);
     let pinned = r#"{"tool": "search", "destination": "engine", "labels": {"args": "public"}}"#;
-    let run2 = stpc(dir.path(), &["decide", "--table", "search.table.json", "-"], pinned);
+    let run2 = stpc(
+        dir.path(),
+        &["decide", "--table", "search.table.json", "-"],
+        pinned,
+    );
     assert_eq!(run2.code, 2);
     let usage = stpc(dir.path(), &["decide", "--table", "search.table.json"], "");
     assert_eq!(usage.code, 2);
     settings(dir.path()).bind(|| {
         insta::assert_snapshot!(
             "decide_bad_events",
-            format!("{}\n{}\n{}", run.transcript(), run2.transcript(), usage.transcript())
+            format!(
+                "{}\n{}\n{}",
+                run.transcript(),
+                run2.transcript(),
+                usage.transcript()
+            )
         )
     });
 }
@@ -115,24 +170,51 @@ fn decide_reports_bad_events_without_their_values() {
 fn explain_shows_the_cell_and_the_tested_dimensions() {
     let dir = workspace();
     std::fs::write(dir.path().join("event.json"), TOPICAL_SPECULATIVE).unwrap();
-    let human = stpc(dir.path(), &["explain", "--table", "search.table.json", "--event", "event.json"], "");
+    let human = stpc(
+        dir.path(),
+        &[
+            "explain",
+            "--table",
+            "search.table.json",
+            "--event",
+            "event.json",
+        ],
+        "",
+    );
     assert_eq!(human.code, 0);
     let pinned = r#"{"tool": "search", "destination": "engine", "labels": {"args": "sensitive", "destination": "open"}, "budgets_exhausted": ["topical"]}"#;
     let json = stpc(
         dir.path(),
-        &["explain", "--format", "json", "--table", "search.table.json", "--event", "-"],
+        &[
+            "explain",
+            "--format",
+            "json",
+            "--table",
+            "search.table.json",
+            "--event",
+            "-",
+        ],
         pinned,
     );
     assert_eq!(json.code, 0);
     let unknown = r#"{"tool": "search", "destination": "engine", "budgets_exhausted": ["nope"]}"#;
-    let bad = stpc(dir.path(), &["explain", "--table", "search.table.json", "--event", "-"], unknown);
+    let bad = stpc(
+        dir.path(),
+        &["explain", "--table", "search.table.json", "--event", "-"],
+        unknown,
+    );
     assert_eq!(bad.code, 2);
     let code = stpc(dir.path(), &["explain", "E0101"], "");
     assert_eq!(code.code, 0, "codes are still explained");
     settings(dir.path()).bind(|| {
         insta::assert_snapshot!(
             "explain_event",
-            format!("{}\n{}\n{}", human.transcript(), json.transcript(), bad.transcript())
+            format!(
+                "{}\n{}\n{}",
+                human.transcript(),
+                json.transcript(),
+                bad.transcript()
+            )
         )
     });
 }
@@ -142,7 +224,14 @@ fn vectors_are_written_beside_the_table_or_to_stdout() {
     let dir = workspace();
     let run = stpc(
         dir.path(),
-        &["compile", "search.stpc", "-o", "out.table.json", "--emit", "vectors"],
+        &[
+            "compile",
+            "search.stpc",
+            "-o",
+            "out.table.json",
+            "--emit",
+            "vectors",
+        ],
         "",
     );
     assert_eq!(run.code, 0, "{}", run.transcript());
@@ -152,21 +241,39 @@ fn vectors_are_written_beside_the_table_or_to_stdout() {
     assert_eq!(stdout.stdout, beside, "the same vectors either way");
     let from_source = stpc(dir.path(), &["vectors", "search.stpc", "-o", "v.jsonl"], "");
     assert_eq!(from_source.code, 0);
-    assert_eq!(std::fs::read_to_string(dir.path().join("v.jsonl")).unwrap(), beside);
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("v.jsonl")).unwrap(),
+        beside
+    );
     let header: serde_json::Value = serde_json::from_str(beside.lines().next().unwrap()).unwrap();
     assert_eq!(header["kind"], "header");
     assert_eq!(header["contract"], "search_policy");
     let kinds: std::collections::BTreeSet<String> = beside
         .lines()
-        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["kind"].as_str().unwrap().to_owned())
+        .map(|l| {
+            serde_json::from_str::<serde_json::Value>(l).unwrap()["kind"]
+                .as_str()
+                .unwrap()
+                .to_owned()
+        })
         .collect();
     assert_eq!(
         kinds.into_iter().collect::<Vec<_>>(),
-        ["decide", "event", "header", "label_arg", "label_destination"]
+        [
+            "decide",
+            "event",
+            "header",
+            "label_arg",
+            "label_destination"
+        ]
     );
     let refused = stpc(dir.path(), &["vectors", "-"], "{\"format_version\": 9}");
     assert_eq!(refused.code, 2);
-    let no_output = stpc(dir.path(), &["compile", "search.stpc", "--emit", "vectors"], "");
+    let no_output = stpc(
+        dir.path(),
+        &["compile", "search.stpc", "--emit", "vectors"],
+        "",
+    );
     assert_eq!(no_output.code, 2, "--emit vectors needs -o");
     settings(dir.path()).bind(|| insta::assert_snapshot!("vectors_refused", refused.transcript()));
 }
@@ -174,7 +281,16 @@ fn vectors_are_written_beside_the_table_or_to_stdout() {
 #[test]
 fn diff_of_a_contract_with_itself_is_empty() {
     let dir = workspace();
-    let run = stpc(dir.path(), &["diff", "search.stpc", "search.table.json", "--fail-on-weakening"], "");
+    let run = stpc(
+        dir.path(),
+        &[
+            "diff",
+            "search.stpc",
+            "search.table.json",
+            "--fail-on-weakening",
+        ],
+        "",
+    );
     assert_eq!(run.code, 0);
     settings(dir.path()).bind(|| insta::assert_snapshot!("diff_same", run.transcript()));
 }
@@ -188,22 +304,49 @@ fn diff_flags_weakenings() {
     // both, so that region does not change.
     let weaker = SEARCH
         .replace("    threshold speculative 0.7;\n", "")
-        .replace("        gate: defer when speculative and confidence < threshold;\n", "")
-        .replace("        ghost: shadow when speculative and args >= sensitive;\n", "")
+        .replace(
+            "        gate: defer when speculative and confidence < threshold;\n",
+            "",
+        )
+        .replace(
+            "        ghost: shadow when speculative and args >= sensitive;\n",
+            "",
+        )
         .replace("expect shadow by ghost;", "expect rewrite by scrub;");
     std::fs::write(dir.path().join("weaker.stpc"), weaker).unwrap();
     let human = stpc(dir.path(), &["diff", "search.stpc", "weaker.stpc"], "");
     assert_eq!(human.code, 0, "{}", human.transcript());
-    let failing = stpc(dir.path(), &["diff", "--fail-on-weakening", "search.stpc", "weaker.stpc"], "");
+    let failing = stpc(
+        dir.path(),
+        &["diff", "--fail-on-weakening", "search.stpc", "weaker.stpc"],
+        "",
+    );
     assert_eq!(failing.code, 1);
     assert_eq!(failing.stdout, human.stdout);
-    let back = stpc(dir.path(), &["diff", "--fail-on-weakening", "weaker.stpc", "search.stpc"], "");
-    assert_eq!(back.code, 0, "the reverse only strengthens:\n{}", back.transcript());
-    let json = stpc(dir.path(), &["diff", "--format", "json", "search.stpc", "weaker.stpc"], "");
+    let back = stpc(
+        dir.path(),
+        &["diff", "--fail-on-weakening", "weaker.stpc", "search.stpc"],
+        "",
+    );
+    assert_eq!(
+        back.code,
+        0,
+        "the reverse only strengthens:\n{}",
+        back.transcript()
+    );
+    let json = stpc(
+        dir.path(),
+        &["diff", "--format", "json", "search.stpc", "weaker.stpc"],
+        "",
+    );
     assert_eq!(json.code, 0);
     let v: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
     assert!(v["weakenings"].as_u64().unwrap() >= 1);
-    assert!(v["changes"].as_array().unwrap().iter().all(|c| c["direction"] == "weakening"));
+    assert!(v["changes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|c| c["direction"] == "weakening"));
     settings(dir.path()).bind(|| {
         insta::assert_snapshot!("diff_weaker", human.transcript());
         insta::assert_snapshot!("diff_stronger", back.transcript());

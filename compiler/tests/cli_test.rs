@@ -48,19 +48,39 @@ fn failures_in_machine_formats() {
     let dir = dir_with(&[("search.stpc", &failing())]);
     let json = stpc(dir.path(), &["test", "--format", "json", "search.stpc"], "");
     assert_eq!(json.code, 1);
-    let lines: Vec<serde_json::Value> = json.stdout.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let lines: Vec<serde_json::Value> = json
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
     assert_eq!(lines.len(), 4);
     assert_eq!(lines[3]["summary"]["failed"], 1);
-    let github = stpc(dir.path(), &["test", "--format", "github", "search.stpc"], "");
+    let github = stpc(
+        dir.path(),
+        &["test", "--format", "github", "search.stpc"],
+        "",
+    );
     assert_eq!(github.code, 1);
-    let sarif = stpc(dir.path(), &["test", "--format", "sarif", "search.stpc"], "");
+    let sarif = stpc(
+        dir.path(),
+        &["test", "--format", "sarif", "search.stpc"],
+        "",
+    );
     assert_eq!(sarif.code, 1);
     let log: serde_json::Value = serde_json::from_str(&sarif.stdout).unwrap();
     let results = log["runs"][0]["results"].as_array().unwrap();
     assert_eq!(results.len(), 1);
     assert_eq!(results[0]["ruleId"], "stpc-test");
-    assert_eq!(results[0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"], "search.stpc");
-    assert!(results[0]["locations"][0]["physicalLocation"]["region"]["startLine"].as_u64().unwrap() > 1);
+    assert_eq!(
+        results[0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
+        "search.stpc"
+    );
+    assert!(
+        results[0]["locations"][0]["physicalLocation"]["region"]["startLine"]
+            .as_u64()
+            .unwrap()
+            > 1
+    );
     settings(dir.path()).bind(|| {
         insta::assert_snapshot!("test_fail_json", json.transcript());
         insta::assert_snapshot!("test_fail_github", github.transcript());
@@ -82,7 +102,10 @@ fn directories_are_walked_for_contracts() {
 
 #[test]
 fn contracts_that_do_not_compile_fail_the_run() {
-    let dir = dir_with(&[("broken.stpc", "contract c {\n    tools a\n}\n"), ("search.stpc", SEARCH)]);
+    let dir = dir_with(&[
+        ("broken.stpc", "contract c {\n    tools a\n}\n"),
+        ("search.stpc", SEARCH),
+    ]);
     let run = stpc(dir.path(), &["test", "broken.stpc", "search.stpc"], "");
     assert_eq!(run.code, 1);
     settings(dir.path()).bind(|| insta::assert_snapshot!("test_broken", run.transcript()));
@@ -93,7 +116,11 @@ fn standard_input_and_missing_files() {
     let dir = dir_with(&[]);
     let run = stpc(dir.path(), &["test", "-"], SEARCH);
     assert_eq!(run.code, 0, "{}", run.transcript());
-    assert!(run.stdout.contains("test <stdin>::search_policy"), "{}", run.stdout);
+    assert!(
+        run.stdout.contains("test <stdin>::search_policy"),
+        "{}",
+        run.stdout
+    );
     let missing = stpc(dir.path(), &["test", "nope.stpc"], "");
     assert_eq!(missing.code, 2);
     settings(dir.path()).bind(|| insta::assert_snapshot!("test_missing", missing.transcript()));
@@ -102,7 +129,11 @@ fn standard_input_and_missing_files() {
 #[test]
 fn the_shipped_contracts_pass_their_tests() {
     let root = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
-    let run = stpc(std::path::Path::new(root), &["test", "examples", "stdlib-contracts"], "");
+    let run = stpc(
+        std::path::Path::new(root),
+        &["test", "examples", "stdlib-contracts"],
+        "",
+    );
     assert_eq!(run.code, 0, "{}", run.transcript());
     assert!(run.stdout.contains(" passed; 0 failed"), "{}", run.stdout);
 }

@@ -29,7 +29,13 @@ use stpc_runtime::decide::{Decider, LabelsIn, Query};
 use stpc_runtime::table::{Action, Table, MISSING, UNKNOWN};
 use table_builder::{build, Spec};
 
-const ACTIONS: [Action; 5] = [Action::Allow, Action::Rewrite, Action::Shadow, Action::Defer, Action::Block];
+const ACTIONS: [Action; 5] = [
+    Action::Allow,
+    Action::Rewrite,
+    Action::Shadow,
+    Action::Defer,
+    Action::Block,
+];
 
 /// A rule list: each rule is an action and conditions `(dimension, value
 /// mask)`; the last entry is the default action.
@@ -67,30 +73,38 @@ fn spec() -> impl Strategy<Value = Spec> {
         subsequence(names(&["b1", "b2"]), 0..=2),
         subsequence(names(&["q"]), 0..=1),
     )
-        .prop_map(|(tools, destinations, extra, secret, cuts, budgets, fields)| {
-            let mut modes = vec!["committed".to_owned()];
-            modes.extend(extra);
-            let mut arg_labels = names(&["public", "personal", "sensitive"]);
-            if secret {
-                arg_labels.push("secret".to_owned());
-            }
-            Spec {
-                contract: "generated".into(),
-                tools,
-                destinations,
-                modes,
-                arg_labels,
-                dest_labels: names(&["public", "sensitive"]),
-                cuts,
-                budgets,
-                fields,
-            }
-        })
+        .prop_map(
+            |(tools, destinations, extra, secret, cuts, budgets, fields)| {
+                let mut modes = vec!["committed".to_owned()];
+                modes.extend(extra);
+                let mut arg_labels = names(&["public", "personal", "sensitive"]);
+                if secret {
+                    arg_labels.push("secret".to_owned());
+                }
+                Spec {
+                    contract: "generated".into(),
+                    tools,
+                    destinations,
+                    modes,
+                    arg_labels,
+                    dest_labels: names(&["public", "sensitive"]),
+                    cuts,
+                    budgets,
+                    fields,
+                }
+            },
+        )
 }
 
 fn rules() -> impl Strategy<Value = Rules> {
     (
-        prop::collection::vec((0..5usize, prop::collection::vec((0..10usize, any::<u32>()), 0..3)), 0..5),
+        prop::collection::vec(
+            (
+                0..5usize,
+                prop::collection::vec((0..10usize, any::<u32>()), 0..3),
+            ),
+            0..5,
+        ),
         0..5usize,
     )
         .prop_map(|(rules, default)| Rules { rules, default })
@@ -126,9 +140,19 @@ fn decide_by_names(d: &Diff, t: &Table, decider: &Decider, point: &[u32]) -> Act
     for (dim, v) in d.dimensions.iter().zip(point) {
         let name = dim.values[*v as usize].clone();
         match &dim.kind {
-            UnifiedKind::Tool => tool = if name == UNKNOWN { "no-such-tool".into() } else { name },
+            UnifiedKind::Tool => {
+                tool = if name == UNKNOWN {
+                    "no-such-tool".into()
+                } else {
+                    name
+                }
+            }
             UnifiedKind::Destination => {
-                destination = if name == UNKNOWN { "no-such.destination".into() } else { name }
+                destination = if name == UNKNOWN {
+                    "no-such.destination".into()
+                } else {
+                    name
+                }
             }
             UnifiedKind::Mode => mode = name,
             UnifiedKind::ArgLabel => args = t.lattices.args.label_id(&name),
@@ -149,13 +173,21 @@ fn decide_by_names(d: &Diff, t: &Table, decider: &Decider, point: &[u32]) -> Act
         }
     }
     let refs: Vec<(&str, u32)> = fields.iter().map(|(f, l)| (f.as_str(), *l)).collect();
-    let budgets: Vec<bool> = t.budgets.iter().map(|b| exhausted.contains(&b.name)).collect();
+    let budgets: Vec<bool> = t
+        .budgets
+        .iter()
+        .map(|b| exhausted.contains(&b.name))
+        .collect();
     let q = Query {
         tool: &tool,
         destination: &destination,
         mode: &mode,
         confidence,
-        labels: LabelsIn { args, destination: dest, fields: &refs },
+        labels: LabelsIn {
+            args,
+            destination: dest,
+            fields: &refs,
+        },
         budgets_exhausted: &budgets,
     };
     decider.decide(&q).action
@@ -190,9 +222,21 @@ fn check_exact(old: &Table, new: &Table) -> Result<(), TestCaseError> {
         let reported: Vec<_> = d
             .changes
             .iter()
-            .filter(|c| c.region.iter().zip(&p).all(|(s, v)| s.as_ref().is_none_or(|s| s.contains(v))))
+            .filter(|c| {
+                c.region
+                    .iter()
+                    .zip(&p)
+                    .all(|(s, v)| s.as_ref().is_none_or(|s| s.contains(v)))
+            })
             .collect();
-        prop_assert_eq!(a != b, !reported.is_empty(), "point {:?}: {:?} -> {:?}", p, a, b);
+        prop_assert_eq!(
+            a != b,
+            !reported.is_empty(),
+            "point {:?}: {:?} -> {:?}",
+            p,
+            a,
+            b
+        );
         prop_assert!(reported.len() <= 1, "regions overlap at {:?}", p);
         if a != b {
             changed += 1;
@@ -226,14 +270,23 @@ proptest! {
 
 #[test]
 fn compiled_contracts_do_not_differ_from_themselves() {
-    for path in ["../examples/paper_web_search.stpc", "../stdlib-contracts/policies/gate.stpc"] {
+    for path in [
+        "../examples/paper_web_search.stpc",
+        "../stdlib-contracts/policies/gate.stpc",
+    ] {
         let text = std::fs::read_to_string(path).unwrap();
         let mut map = stpc_compiler::SourceMap::new();
         let id = map.add(path, text);
         let mut diagnostics = stpc_compiler::Diagnostics::new();
         let mut loader = |p: &str| std::fs::read_to_string(p).ok();
-        let t = stpc_compiler::compile(&mut map, &[id], &mut loader, &Default::default(), &mut diagnostics)
-            .unwrap_or_else(|| panic!("{path} does not compile: {:?}", diagnostics.sorted()));
+        let t = stpc_compiler::compile(
+            &mut map,
+            &[id],
+            &mut loader,
+            &Default::default(),
+            &mut diagnostics,
+        )
+        .unwrap_or_else(|| panic!("{path} does not compile: {:?}", diagnostics.sorted()));
         let d = diff(&t, &t).unwrap();
         assert!(d.is_empty(), "{path}: {:?}", d.changes);
     }
@@ -254,14 +307,29 @@ fn a_diff_against_a_different_vocabulary_aligns_by_name() {
     };
     // OLD allows tool `a` everywhere; NEW knows only `b` and `c`, so `a` is
     // NEW's `<unknown>` and blocked.
-    let old = build(&base, &|c| if c[0] == 0 { (Action::Allow, 0) } else { (Action::Block, 1) });
+    let old = build(&base, &|c| {
+        if c[0] == 0 {
+            (Action::Allow, 0)
+        } else {
+            (Action::Block, 1)
+        }
+    });
     let mut s2 = base.clone();
     s2.contract = "new".into();
     s2.tools = names(&["b", "c"]);
-    let new = build(&s2, &|c| if c[0] < 2 { (Action::Allow, 0) } else { (Action::Block, 1) });
+    let new = build(&s2, &|c| {
+        if c[0] < 2 {
+            (Action::Allow, 0)
+        } else {
+            (Action::Block, 1)
+        }
+    });
     check_exact(&old, &new).unwrap();
     let d = diff(&old, &new).unwrap();
     let text: Vec<&str> = d.changes.iter().map(|c| c.description.as_str()).collect();
-    assert!(text.contains(&"a: ALLOW -> BLOCK (rule `r0` in OLD, `r1` in NEW)"), "{text:?}");
+    assert!(
+        text.contains(&"a: ALLOW -> BLOCK (rule `r0` in OLD, `r1` in NEW)"),
+        "{text:?}"
+    );
     assert_eq!(d.weakenings(), 1, "{text:?}");
 }

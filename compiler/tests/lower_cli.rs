@@ -8,7 +8,10 @@
     clippy::indexing_slicing,
     reason = "test code: a failed expectation is a failed test"
 )]
-#![expect(clippy::disallowed_methods, reason = "a process test writes contracts and reads tables on disk")]
+#![expect(
+    clippy::disallowed_methods,
+    reason = "a process test writes contracts and reads tables on disk"
+)]
 
 use std::path::Path;
 use std::process::{Command, Output};
@@ -24,7 +27,12 @@ fn contract(name: &str, params: &str, last: &str) -> String {
 }
 
 fn stpc(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_stpc")).args(args).current_dir(dir).env("NO_COLOR", "1").output().expect("runs")
+    Command::new(env!("CARGO_BIN_EXE_stpc"))
+        .args(args)
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("runs")
 }
 
 fn write(dir: &Path, name: &str, text: &str) {
@@ -34,9 +42,18 @@ fn write(dir: &Path, name: &str, text: &str) {
 #[test]
 fn compile_writes_a_table_the_runtime_loads() {
     let dir = tempfile::tempdir().expect("tempdir");
-    write(dir.path(), "web.stpc", &format!("{HEAD}{}", contract("web", "", "allow")));
+    write(
+        dir.path(),
+        "web.stpc",
+        &format!("{HEAD}{}", contract("web", "", "allow")),
+    );
     let out = stpc(dir.path(), &["compile", "web.stpc"]);
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     stpc_runtime::table::Table::from_json(&out.stdout).expect("stdout is a valid table");
     let out = stpc(dir.path(), &["compile", "web.stpc", "-o", "web.json"]);
     assert_eq!(out.status.code(), Some(0));
@@ -50,25 +67,51 @@ fn an_unsound_contract_leaves_the_old_table_untouched() {
     let dir = tempfile::tempdir().expect("tempdir");
     write(dir.path(), "web.json", "previous table");
     // The last rule allows sensitive arguments: `block when args >= sensitive` is gone.
-    let unsound = format!("{HEAD}{}", contract("web", "", "allow").replace("        block when args >= sensitive;\n", ""));
+    let unsound = format!(
+        "{HEAD}{}",
+        contract("web", "", "allow").replace("        block when args >= sensitive;\n", "")
+    );
     write(dir.path(), "web.stpc", &unsound);
     let out = stpc(dir.path(), &["compile", "web.stpc", "-o", "web.json"]);
     assert_eq!(out.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stderr.contains("error[E0601]") && stderr.contains("counterexample: `web_search(q: <sensitive>)`"), "{stderr}");
-    assert_eq!(std::fs::read_to_string(dir.path().join("web.json")).expect("still there"), "previous table");
+    assert!(
+        stderr.contains("error[E0601]")
+            && stderr.contains("counterexample: `web_search(q: <sensitive>)`"),
+        "{stderr}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("web.json")).expect("still there"),
+        "previous table"
+    );
 }
 
 #[test]
 fn several_contracts_need_contract_flag() {
     let dir = tempfile::tempdir().expect("tempdir");
-    write(dir.path(), "two.stpc", &format!("{HEAD}{}{}", contract("strict", "", "block"), contract("lenient", "", "allow")));
+    write(
+        dir.path(),
+        "two.stpc",
+        &format!(
+            "{HEAD}{}{}",
+            contract("strict", "", "block"),
+            contract("lenient", "", "allow")
+        ),
+    );
     let out = stpc(dir.path(), &["compile", "two.stpc"]);
     assert_eq!(out.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stderr.contains("error[E0504]") && stderr.contains("`strict`, `lenient`"), "{stderr}");
+    assert!(
+        stderr.contains("error[E0504]") && stderr.contains("`strict`, `lenient`"),
+        "{stderr}"
+    );
     let out = stpc(dir.path(), &["compile", "two.stpc", "--contract", "strict"]);
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let out = stpc(dir.path(), &["compile", "two.stpc", "--contract", "stirct"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("did you mean `strict`?"));
@@ -77,33 +120,63 @@ fn several_contracts_need_contract_flag() {
 #[test]
 fn params_override_thresholds() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let text = format!("{HEAD}{}", contract("web", "(tau = 0.7)", "allow").replace("threshold speculative 0.7", "threshold speculative tau"));
+    let text = format!(
+        "{HEAD}{}",
+        contract("web", "(tau = 0.7)", "allow")
+            .replace("threshold speculative 0.7", "threshold speculative tau")
+    );
     write(dir.path(), "web.stpc", &text);
     let out = stpc(dir.path(), &["compile", "web.stpc", "--param", "tau=0.4"]);
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let t = stpc_runtime::table::Table::from_json(&out.stdout).expect("valid");
     assert_eq!(t.params.get("tau"), Some(&0.4));
     assert_eq!(t.thresholds.first().map(|th| th.value), Some(0.4));
     let out = stpc(dir.path(), &["compile", "web.stpc", "--param", "tua=0.4"]);
     assert_eq!(out.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stderr.contains("error[E0505]") && stderr.contains("did you mean `tau`?"), "{stderr}");
+    assert!(
+        stderr.contains("error[E0505]") && stderr.contains("did you mean `tau`?"),
+        "{stderr}"
+    );
     let out = stpc(dir.path(), &["compile", "web.stpc", "--param", "tau"]);
-    assert_eq!(out.status.code(), Some(2), "a malformed flag is a usage error");
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "a malformed flag is a usage error"
+    );
 }
 
 #[test]
 fn graph_writes_dot() {
     let dir = tempfile::tempdir().expect("tempdir");
-    write(dir.path(), "web.stpc", &format!("{HEAD}{}", contract("web", "", "allow")));
+    write(
+        dir.path(),
+        "web.stpc",
+        &format!("{HEAD}{}", contract("web", "", "allow")),
+    );
     let out = stpc(dir.path(), &["graph", "web.stpc", "--lattice", "ArgLabel"]);
     assert_eq!(out.status.code(), Some(0));
     let dot = String::from_utf8_lossy(&out.stdout);
-    assert!(dot.starts_with("digraph \"ArgLabel\"") && dot.contains("\"personal\" -> \"sensitive\";"), "{dot}");
+    assert!(
+        dot.starts_with("digraph \"ArgLabel\"") && dot.contains("\"personal\" -> \"sensitive\";"),
+        "{dot}"
+    );
     let out = stpc(dir.path(), &["graph", "web.stpc", "--diagram"]);
     assert_eq!(out.status.code(), Some(0));
     let dot = String::from_utf8_lossy(&out.stdout);
-    assert!(dot.contains("label=\"tool\"") && dot.contains("block\\nrule#1"), "{dot}");
+    assert!(
+        dot.contains("label=\"tool\"") && dot.contains("block\\nrule#1"),
+        "{dot}"
+    );
     let out = stpc(dir.path(), &["graph", "web.stpc"]);
-    assert_eq!(out.status.code(), Some(2), "one of --lattice and --diagram is required");
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "one of --lattice and --diagram is required"
+    );
 }

@@ -21,7 +21,9 @@ use stpc_compiler::CompileOptions;
 const KNOWN_UNSOUND: &[(&str, &str, &str)] = &[];
 
 fn stpc_files(dir: &Path, out: &mut Vec<String>) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
     let mut paths: Vec<_> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
     paths.sort();
     for p in paths {
@@ -35,10 +37,15 @@ fn stpc_files(dir: &Path, out: &mut Vec<String>) {
 }
 
 fn contracts_of(rel: &str) -> Vec<String> {
-    let text = String::from_utf8(std::fs::read(lower_support::workspace().join(rel)).expect("readable")).expect("utf-8");
+    let text =
+        String::from_utf8(std::fs::read(lower_support::workspace().join(rel)).expect("readable"))
+            .expect("utf-8");
     text.lines()
         .filter_map(|l| l.trim_start().strip_prefix("contract "))
-        .filter_map(|rest| rest.split(|c: char| !(c.is_alphanumeric() || c == '_')).next())
+        .filter_map(|rest| {
+            rest.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+                .next()
+        })
         .map(str::to_owned)
         .collect()
 }
@@ -54,10 +61,17 @@ fn every_shipped_contract_compiles() {
     let mut compiled = 0;
     for rel in &files {
         for name in contracts_of(rel) {
-            let options = CompileOptions { contract: Some(name.clone()), params: Vec::new() };
+            let options = CompileOptions {
+                contract: Some(name.clone()),
+                params: Vec::new(),
+            };
             let c = lower_support::compile_file(rel, &options);
-            let errors: Vec<String> =
-                c.diagnostics.iter().filter(|d| d.severity == stpc_compiler::Severity::Error).map(|d| d.code.as_str().to_owned()).collect();
+            let errors: Vec<String> = c
+                .diagnostics
+                .iter()
+                .filter(|d| d.severity == stpc_compiler::Severity::Error)
+                .map(|d| d.code.as_str().to_owned())
+                .collect();
             match KNOWN_UNSOUND.iter().find(|(f, _, _)| f == rel) {
                 Some((_, code, _)) => {
                     if !errors.iter().all(|e| e == code) || errors.is_empty() {
@@ -71,7 +85,9 @@ fn every_shipped_contract_compiles() {
                     }
                     let json = c.table().to_json_pretty().expect("serialises");
                     if let Err(e) = stpc_runtime::table::Table::from_json(json.as_bytes()) {
-                        failures.push(format!("{rel} `{name}`: the runtime refuses the table: {e}"));
+                        failures.push(format!(
+                            "{rel} `{name}`: the runtime refuses the table: {e}"
+                        ));
                     }
                     compiled += 1;
                 }

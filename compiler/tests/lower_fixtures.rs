@@ -25,7 +25,11 @@ fn expected_codes(text: &str) -> Vec<String> {
         .take_while(|l| l.starts_with("//"))
         .find_map(|l| l.trim_start_matches('/').trim().strip_prefix("expect:"))
         .expect("an `// expect:` header");
-    let mut codes: Vec<String> = header.split_whitespace().filter(|c| *c != "ok").map(str::to_owned).collect();
+    let mut codes: Vec<String> = header
+        .split_whitespace()
+        .filter(|c| *c != "ok")
+        .map(str::to_owned)
+        .collect();
     codes.sort();
     codes
 }
@@ -33,11 +37,20 @@ fn expected_codes(text: &str) -> Vec<String> {
 fn summary(t: &stpc_runtime::table::Table) -> String {
     let mut s = String::new();
     for d in &t.dimensions {
-        s.push_str(&format!("{}: {}\n", serde_json::to_string(&d.kind).unwrap_or_default(), d.values.join(" | ")));
+        s.push_str(&format!(
+            "{}: {}\n",
+            serde_json::to_string(&d.kind).unwrap_or_default(),
+            d.values.join(" | ")
+        ));
     }
     s.push_str(&format!("nodes: {}\n", t.diagram.nodes.len()));
     for (i, c) in t.cells.iter().enumerate() {
-        s.push_str(&format!("cell {i}: {} by `{}` (rule {})\n", c.action.as_str(), c.rule_name, c.rule_id));
+        s.push_str(&format!(
+            "cell {i}: {} by `{}` (rule {})\n",
+            c.action.as_str(),
+            c.rule_name,
+            c.rule_id
+        ));
     }
     s
 }
@@ -47,18 +60,40 @@ fn verify_fixtures() {
     let mut mismatches = Vec::new();
     insta::glob!("../../tests/fixtures/verify", "*.stpc", |path| {
         let text = String::from_utf8(std::fs::read(path).expect("readable")).expect("utf-8");
-        let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
         let rel = format!("tests/fixtures/verify/{name}");
         let c = lower_support::compile_text(&rel, &text, &CompileOptions::default());
         let expected = expected_codes(&text);
         if c.codes() != expected {
-            mismatches.push(format!("{rel}: expected {expected:?}, found {:?}\n{}", c.codes(), c.rendered()));
+            mismatches.push(format!(
+                "{rel}: expected {expected:?}, found {:?}\n{}",
+                c.codes(),
+                c.rendered()
+            ));
         }
-        for d in c.diagnostics.iter().filter(|d| d.code.as_str().starts_with("E06")) {
-            assert!(d.notes.iter().any(|n| n.starts_with("counterexample: ")), "{rel}: {} without a counterexample", d.code.as_str());
+        for d in c
+            .diagnostics
+            .iter()
+            .filter(|d| d.code.as_str().starts_with("E06"))
+        {
+            assert!(
+                d.notes.iter().any(|n| n.starts_with("counterexample: ")),
+                "{rel}: {} without a counterexample",
+                d.code.as_str()
+            );
         }
-        let table = c.table.as_ref().map(summary).unwrap_or_else(|| "(none)\n".to_owned());
-        insta::assert_snapshot!(format!("SOURCE\n------\n{text}\nDIAGNOSTICS\n-----------\n{}\nTABLE\n-----\n{table}", c.rendered()));
+        let table = c
+            .table
+            .as_ref()
+            .map(summary)
+            .unwrap_or_else(|| "(none)\n".to_owned());
+        insta::assert_snapshot!(format!(
+            "SOURCE\n------\n{text}\nDIAGNOSTICS\n-----------\n{}\nTABLE\n-----\n{table}",
+            c.rendered()
+        ));
     });
     assert!(mismatches.is_empty(), "{}", mismatches.join("\n"));
 }

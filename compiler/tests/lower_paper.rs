@@ -18,7 +18,8 @@ use stpc_runtime::table::Table;
 use stpc_runtime::{Action, Decider};
 
 fn table() -> Table {
-    let c = lower_support::compile_file("examples/paper_web_search.stpc", &CompileOptions::default());
+    let c =
+        lower_support::compile_file("examples/paper_web_search.stpc", &CompileOptions::default());
     assert!(c.diagnostics.is_empty(), "{}", c.rendered());
     c.table().clone()
 }
@@ -47,7 +48,9 @@ impl Default for Event<'_> {
 
 fn decide(d: &Decider, e: &Event<'_>) -> (Action, String) {
     let t = d.table();
-    let args = e.args.map(|l| t.lattices.args.label_id(l).expect("arg label"));
+    let args = e
+        .args
+        .map(|l| t.lattices.args.label_id(l).expect("arg label"));
     let dest = t.lattices.destination.label_id("public");
     let budgets = [e.exhausted];
     let q = Query {
@@ -55,7 +58,11 @@ fn decide(d: &Decider, e: &Event<'_>) -> (Action, String) {
         destination: e.destination,
         mode: e.mode,
         confidence: e.confidence,
-        labels: LabelsIn { args, destination: dest, fields: &[] },
+        labels: LabelsIn {
+            args,
+            destination: dest,
+            fields: &[],
+        },
         budgets_exhausted: &budgets,
     };
     let decision = d.decide(&q);
@@ -66,37 +73,105 @@ fn decide(d: &Decider, e: &Event<'_>) -> (Action, String) {
 fn paper_decisions() {
     let d = Decider::new(Arc::new(table()));
     // A speculative intent-revealing query to api.brave.com at c = 0.9 is rewritten.
-    assert_eq!(decide(&d, &Event::default()), (Action::Rewrite, "scrub".to_owned()));
+    assert_eq!(
+        decide(&d, &Event::default()),
+        (Action::Rewrite, "scrub".to_owned())
+    );
     // The same query committed with c = 1.0 is rewritten too.
     assert_eq!(
-        decide(&d, &Event { mode: "committed", confidence: 1.0, ..Event::default() }),
+        decide(
+            &d,
+            &Event {
+                mode: "committed",
+                confidence: 1.0,
+                ..Event::default()
+            }
+        ),
         (Action::Rewrite, "scrub".to_owned())
     );
     // Below tau = 0.7, speculative dispatch is deferred.
-    assert_eq!(decide(&d, &Event { confidence: 0.69, ..Event::default() }), (Action::Defer, "gate".to_owned()));
-    assert_eq!(decide(&d, &Event { confidence: 0.7, ..Event::default() }).0, Action::Rewrite);
+    assert_eq!(
+        decide(
+            &d,
+            &Event {
+                confidence: 0.69,
+                ..Event::default()
+            }
+        ),
+        (Action::Defer, "gate".to_owned())
+    );
+    assert_eq!(
+        decide(
+            &d,
+            &Event {
+                confidence: 0.7,
+                ..Event::default()
+            }
+        )
+        .0,
+        Action::Rewrite
+    );
     // A tool outside the allow-list is blocked.
     assert_eq!(
-        decide(&d, &Event { tool: "email_send", ..Event::default() }),
+        decide(
+            &d,
+            &Event {
+                tool: "email_send",
+                ..Event::default()
+            }
+        ),
         (Action::Block, "unknown_tool".to_owned())
     );
     // A destination outside the allow-list is blocked (bing is web_search's, not the contract's).
     assert_eq!(
-        decide(&d, &Event { destination: "api.bing.microsoft.com", ..Event::default() }),
+        decide(
+            &d,
+            &Event {
+                destination: "api.bing.microsoft.com",
+                ..Event::default()
+            }
+        ),
         (Action::Block, "unknown_destination".to_owned())
     );
     // The sixth sensitive dispatch of a task (budget of 5 exhausted) is deferred.
     assert_eq!(
-        decide(&d, &Event { mode: "committed", confidence: 1.0, args: Some("sensitive"), exhausted: true, ..Event::default() }),
+        decide(
+            &d,
+            &Event {
+                mode: "committed",
+                confidence: 1.0,
+                args: Some("sensitive"),
+                exhausted: true,
+                ..Event::default()
+            }
+        ),
         (Action::Defer, "over_budget".to_owned())
     );
     // ... while a public query still goes out with the budget exhausted.
     assert_eq!(
-        decide(&d, &Event { mode: "committed", args: Some("public"), exhausted: true, ..Event::default() }),
+        decide(
+            &d,
+            &Event {
+                mode: "committed",
+                args: Some("public"),
+                exhausted: true,
+                ..Event::default()
+            }
+        ),
         (Action::Allow, "rule#7".to_owned())
     );
     // Missing labels fail closed.
-    assert_eq!(decide(&d, &Event { args: None, ..Event::default() }).0, Action::Block);
+    assert_eq!(
+        decide(
+            &d,
+            &Event {
+                args: None,
+                ..Event::default()
+            }
+        )
+        .0,
+        Action::Block
+    );
 }
 
 #[test]
@@ -104,11 +179,19 @@ fn table_loads_and_is_deterministic() {
     let a = table();
     let b = table();
     let ja = a.to_json_pretty().expect("serialises");
-    assert_eq!(ja, b.to_json_pretty().expect("serialises"), "compiling twice gives identical bytes");
+    assert_eq!(
+        ja,
+        b.to_json_pretty().expect("serialises"),
+        "compiling twice gives identical bytes"
+    );
     let loaded = Table::from_json(ja.as_bytes()).expect("the runtime accepts the table");
     assert_eq!(loaded, a);
     // The table is small: a handful of nodes for a handful of rules.
-    assert!(a.diagram.nodes.len() < 40, "{} nodes", a.diagram.nodes.len());
+    assert!(
+        a.diagram.nodes.len() < 40,
+        "{} nodes",
+        a.diagram.nodes.len()
+    );
 }
 
 #[test]
@@ -116,7 +199,10 @@ fn param_override_moves_the_gate() {
     // `threshold speculative 0.7` is a literal here; a parameter-free contract rejects --param.
     let c = lower_support::compile_file(
         "examples/paper_web_search.stpc",
-        &CompileOptions { contract: None, params: vec![("tau".to_owned(), 0.5)] },
+        &CompileOptions {
+            contract: None,
+            params: vec![("tau".to_owned(), 0.5)],
+        },
     );
     assert_eq!(c.codes(), vec!["E0505"], "{}", c.rendered());
 }

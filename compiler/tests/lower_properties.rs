@@ -68,20 +68,42 @@ fn atom(budget: bool) -> BoxedStrategy<String> {
         Just("destination external".to_owned()).boxed(),
         Just("labels missing".to_owned()).boxed(),
         Just("substitute available".to_owned()).boxed(),
-        proptest::sample::select(MODES).prop_map(str::to_owned).boxed(),
-        (proptest::sample::select(OPS), proptest::sample::select(&[0.3, 0.5, 0.7, 0.75][..]))
+        proptest::sample::select(MODES)
+            .prop_map(str::to_owned)
+            .boxed(),
+        (
+            proptest::sample::select(OPS),
+            proptest::sample::select(&[0.3, 0.5, 0.7, 0.75][..]),
+        )
             .prop_map(|(op, v)| format!("confidence {op} {v}"))
             .boxed(),
-        proptest::sample::select(&["<", ">=", "<="][..]).prop_map(|op| format!("confidence {op} threshold")).boxed(),
-        (proptest::sample::select(OPS), proptest::sample::select(ARGS)).prop_map(|(op, l)| format!("args {op} {l}")).boxed(),
-        (proptest::sample::select(&[">=", "=="][..]), proptest::sample::select(ARGS))
+        proptest::sample::select(&["<", ">=", "<="][..])
+            .prop_map(|op| format!("confidence {op} threshold"))
+            .boxed(),
+        (
+            proptest::sample::select(OPS),
+            proptest::sample::select(ARGS),
+        )
+            .prop_map(|(op, l)| format!("args {op} {l}"))
+            .boxed(),
+        (
+            proptest::sample::select(&[">=", "=="][..]),
+            proptest::sample::select(ARGS),
+        )
             .prop_map(|(op, l)| format!("args.q {op} {l}"))
             .boxed(),
-        (proptest::sample::select(OPS), proptest::sample::select(DLABELS))
+        (
+            proptest::sample::select(OPS),
+            proptest::sample::select(DLABELS),
+        )
             .prop_map(|(op, l)| format!("destination {op} {l}"))
             .boxed(),
-        proptest::sample::select(TOOLS).prop_map(|t| format!("tool == {t}")).boxed(),
-        proptest::sample::select(DESTS).prop_map(|d| format!("destination == {d}")).boxed(),
+        proptest::sample::select(TOOLS)
+            .prop_map(|t| format!("tool == {t}"))
+            .boxed(),
+        proptest::sample::select(DESTS)
+            .prop_map(|d| format!("destination == {d}"))
+            .boxed(),
         proptest::sample::select(&["local_read", "external_read", "irreversible"][..])
             .prop_map(|e| format!("effect == {e}"))
             .boxed(),
@@ -93,14 +115,15 @@ fn atom(budget: bool) -> BoxedStrategy<String> {
 }
 
 fn guard(budget: bool) -> BoxedStrategy<String> {
-    atom(budget).prop_recursive(2, 8, 3, |inner| {
-        prop_oneof![
-            (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("({a} and {b})")),
-            (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("({a} or {b})")),
-            inner.prop_map(|a| format!("not ({a})")),
-        ]
-    })
-    .boxed()
+    atom(budget)
+        .prop_recursive(2, 8, 3, |inner| {
+            prop_oneof![
+                (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("({a} and {b})")),
+                (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("({a} or {b})")),
+                inner.prop_map(|a| format!("not ({a})")),
+            ]
+        })
+        .boxed()
 }
 
 fn rule(budget: bool) -> BoxedStrategy<String> {
@@ -120,7 +143,13 @@ fn subset(names: &'static [&'static str]) -> impl Strategy<Value = Vec<&'static 
 }
 
 fn contract() -> impl Strategy<Value = String> {
-    (subset(TOOLS), subset(DESTS), proptest::option::of(proptest::sample::select(ARGS)), any::<bool>(), proptest::sample::select(&[0.3, 0.5, 0.7][..]))
+    (
+        subset(TOOLS),
+        subset(DESTS),
+        proptest::option::of(proptest::sample::select(ARGS)),
+        any::<bool>(),
+        proptest::sample::select(&[0.3, 0.5, 0.7][..]),
+    )
         .prop_flat_map(|(tools, dests, cut, budget, tau)| {
             (
                 Just((tools, dests, cut, budget, tau)),
@@ -129,7 +158,11 @@ fn contract() -> impl Strategy<Value = String> {
             )
         })
         .prop_map(|((tools, dests, cut, budget, tau), rules, default)| {
-            let mut s = format!("{PRELUDE}\ncontract gen {{\n    tools {};\n    destinations {};\n", tools.join(", "), dests.join(", "));
+            let mut s = format!(
+                "{PRELUDE}\ncontract gen {{\n    tools {};\n    destinations {};\n",
+                tools.join(", "),
+                dests.join(", ")
+            );
             if let Some(c) = cut {
                 s.push_str(&format!("    forbid args >= {c} at provider;\n"));
             }
@@ -179,22 +212,27 @@ fn event() -> impl Strategy<Value = Event> {
         proptest::option::weighted(0.9, proptest::sample::select(TOOLS)),
         proptest::option::weighted(0.9, proptest::sample::select(DESTS)),
         proptest::sample::select(MODES),
-        prop_oneof![proptest::sample::select(&[0.0, 0.3, 0.5, 0.7, 0.75, 1.0][..]), 0.0..=1.0f64],
+        prop_oneof![
+            proptest::sample::select(&[0.0, 0.3, 0.5, 0.7, 0.75, 1.0][..]),
+            0.0..=1.0f64
+        ],
         proptest::option::weighted(0.9, proptest::sample::select(ARGS)),
         proptest::option::weighted(0.9, proptest::sample::select(DLABELS)),
         proptest::option::weighted(0.8, proptest::sample::select(ARGS)),
         any::<bool>(),
     )
-        .prop_map(|(tool, dest, mode, confidence, arg, dlabel, q, exhausted)| Event {
-            tool,
-            dest,
-            mode,
-            confidence,
-            arg,
-            dlabel,
-            q,
-            exhausted,
-        })
+        .prop_map(
+            |(tool, dest, mode, confidence, arg, dlabel, q, exhausted)| Event {
+                tool,
+                dest,
+                mode,
+                confidence,
+                arg,
+                dlabel,
+                q,
+                exhausted,
+            },
+        )
 }
 
 /// The reference interpreter: the first rule whose guard holds, evaluated
@@ -247,7 +285,9 @@ impl Reference<'_> {
             Guard::And(v) => v.iter().all(|x| self.holds(x)),
             Guard::Or(v) => v.iter().any(|x| self.holds(x)),
             Guard::ToolAllowed => self.tool.is_some_and(|t| self.c.tools.contains(&t)),
-            Guard::DestinationAllowed => self.dest.is_some_and(|d| self.c.destinations.contains(&d)),
+            Guard::DestinationAllowed => {
+                self.dest.is_some_and(|d| self.c.destinations.contains(&d))
+            }
             Guard::DestinationExternal => self.dest.is_none_or(|d| self.p.is_external(d)),
             Guard::BudgetExhausted(_) => self.exhausted,
             Guard::LabelsMissing => self.arg.is_none() || self.dlabel.is_none(),
@@ -257,31 +297,62 @@ impl Reference<'_> {
             Guard::ModeIs(ms) => ms.contains(&self.mode),
             Guard::EffectIs(es) => tool.and_then(|t| t.effect).is_some_and(|e| es.contains(&e)),
             Guard::Confidence(op, Bound::Value(v)) => cmp_f(self.confidence, *op, *v),
-            Guard::Confidence(op, Bound::Param(p)) => self.c.params.get(p.index()).is_some_and(|p| cmp_f(self.confidence, *op, p.value)),
-            Guard::Confidence(op, Bound::ThresholdOfMode) => {
-                self.c.threshold(self.mode).is_some_and(|t| cmp_f(self.confidence, *op, t.value))
-            }
-            Guard::ArgLabel { field: None, op, label } => self.label(self.arg, *op, *label),
-            Guard::ArgLabel { field: Some(f), op, label } => f.name == "q" && self.label(self.q, *op, *label),
+            Guard::Confidence(op, Bound::Param(p)) => self
+                .c
+                .params
+                .get(p.index())
+                .is_some_and(|p| cmp_f(self.confidence, *op, p.value)),
+            Guard::Confidence(op, Bound::ThresholdOfMode) => self
+                .c
+                .threshold(self.mode)
+                .is_some_and(|t| cmp_f(self.confidence, *op, t.value)),
+            Guard::ArgLabel {
+                field: None,
+                op,
+                label,
+            } => self.label(self.arg, *op, *label),
+            Guard::ArgLabel {
+                field: Some(f),
+                op,
+                label,
+            } => f.name == "q" && self.label(self.q, *op, *label),
             Guard::DestLabel(op, label) => self.label(self.dlabel, *op, *label),
         }
     }
 
     fn decide(&self) -> Option<u32> {
-        self.c.rules.iter().position(|r| self.holds(&r.guard)).and_then(|i| u32::try_from(i).ok())
+        self.c
+            .rules
+            .iter()
+            .position(|r| self.holds(&r.guard))
+            .and_then(|i| u32::try_from(i).ok())
     }
 }
 
-fn label_id(p: &hir::Program, lattice: Option<&hir::Lattice>, name: Option<&str>) -> Option<hir::LabelId> {
+fn label_id(
+    p: &hir::Program,
+    lattice: Option<&hir::Lattice>,
+    name: Option<&str>,
+) -> Option<hir::LabelId> {
     let name = name?;
-    lattice?.labels.iter().copied().find(|l| p.label_name(*l) == name)
+    lattice?
+        .labels
+        .iter()
+        .copied()
+        .find(|l| p.label_name(*l) == name)
 }
 
 fn local(lattice: &stpc_runtime::table::Lattice, name: Option<&str>) -> Option<u32> {
     lattice.label_id(name?)
 }
 
-fn agree(p: &hir::Program, c: &hir::Contract, t: &Table, decider: &Decider, e: &Event) -> Result<(), TestCaseError> {
+fn agree(
+    p: &hir::Program,
+    c: &hir::Contract,
+    t: &Table,
+    decider: &Decider,
+    e: &Event,
+) -> Result<(), TestCaseError> {
     let tool_name = e.tool.unwrap_or("mystery_tool");
     let dest_name = e.dest.unwrap_or("unknown.example");
     let in_table_tool = t.tools.iter().any(|x| x.name == tool_name);
@@ -289,23 +360,48 @@ fn agree(p: &hir::Program, c: &hir::Contract, t: &Table, decider: &Decider, e: &
     let r = Reference {
         p,
         c,
-        tool: if in_table_tool { p.tools.iter().position(|x| x.name == tool_name).map(hir::ToolId::from_index) } else { None },
-        dest: if in_table_dest { p.destinations.iter().position(|x| x.name == dest_name).map(hir::DestId::from_index) } else { None },
-        mode: p.modes.iter().position(|m| m.name == e.mode).map(hir::ModeId::from_index).unwrap_or(hir::ModeId(0)),
+        tool: if in_table_tool {
+            p.tools
+                .iter()
+                .position(|x| x.name == tool_name)
+                .map(hir::ToolId::from_index)
+        } else {
+            None
+        },
+        dest: if in_table_dest {
+            p.destinations
+                .iter()
+                .position(|x| x.name == dest_name)
+                .map(hir::DestId::from_index)
+        } else {
+            None
+        },
+        mode: p
+            .modes
+            .iter()
+            .position(|m| m.name == e.mode)
+            .map(hir::ModeId::from_index)
+            .unwrap_or(hir::ModeId(0)),
         confidence: e.confidence,
         arg: label_id(p, p.args(), e.arg),
         dlabel: label_id(p, p.dests(), e.dlabel),
         q: label_id(p, p.args(), e.q),
         exhausted: e.exhausted,
     };
-    let q_field: Vec<(&str, u32)> = local(&t.lattices.args, e.q).map(|l| vec![("q", l)]).unwrap_or_default();
+    let q_field: Vec<(&str, u32)> = local(&t.lattices.args, e.q)
+        .map(|l| vec![("q", l)])
+        .unwrap_or_default();
     let budgets = vec![e.exhausted; t.budgets.len()];
     let query = Query {
         tool: tool_name,
         destination: dest_name,
         mode: e.mode,
         confidence: e.confidence,
-        labels: LabelsIn { args: local(&t.lattices.args, e.arg), destination: local(&t.lattices.destination, e.dlabel), fields: &q_field },
+        labels: LabelsIn {
+            args: local(&t.lattices.args, e.arg),
+            destination: local(&t.lattices.destination, e.dlabel),
+            fields: &q_field,
+        },
         budgets_exhausted: &budgets,
     };
     let got = decider.decide(&query).rule_id;
@@ -316,13 +412,21 @@ fn agree(p: &hir::Program, c: &hir::Contract, t: &Table, decider: &Decider, e: &
 
 /// Every point of the domain, by odometer, reaches exactly one valid cell.
 fn total(t: &Table) -> Result<(), TestCaseError> {
-    let sizes: Vec<u32> = t.dimensions.iter().map(|d| u32::try_from(d.values.len()).unwrap_or(0)).collect();
+    let sizes: Vec<u32> = t
+        .dimensions
+        .iter()
+        .map(|d| u32::try_from(d.values.len()).unwrap_or(0))
+        .collect();
     let mut p = vec![0u32; sizes.len()];
     let mut count = 0u64;
     loop {
         let point = stpc_runtime::Point::new(&p).expect("few dimensions");
         let cell = t.evaluate_index(&point);
-        prop_assert!(cell.is_some_and(|c| (c as usize) < t.cells.len()), "point {:?} reaches no cell", p);
+        prop_assert!(
+            cell.is_some_and(|c| (c as usize) < t.cells.len()),
+            "point {:?} reaches no cell",
+            p
+        );
         count += 1;
         let mut i = 0;
         loop {
@@ -397,9 +501,18 @@ fn generated_contracts_mostly_check() {
     let mut runner = TestRunner::deterministic();
     let strategy = contract();
     let accepted = (0..64)
-        .filter(|_| strategy.new_tree(&mut runner).ok().and_then(|t| build(&t.current())).is_some())
+        .filter(|_| {
+            strategy
+                .new_tree(&mut runner)
+                .ok()
+                .and_then(|t| build(&t.current()))
+                .is_some()
+        })
         .count();
-    assert!(accepted >= 16, "only {accepted} of 64 generated contracts check");
+    assert!(
+        accepted >= 16,
+        "only {accepted} of 64 generated contracts check"
+    );
 }
 
 /// Brute force over every feasible point: does some ALLOW cell send a
@@ -407,28 +520,55 @@ fn generated_contracts_mostly_check() {
 /// disclosing cell take an unknown or missing case (E0603)?
 fn brute_force(t: &Table) -> (bool, bool) {
     use stpc_runtime::table::{Action, Locality, Subject};
-    let sizes: Vec<u32> = t.dimensions.iter().map(|d| u32::try_from(d.values.len()).unwrap_or(0)).collect();
+    let sizes: Vec<u32> = t
+        .dimensions
+        .iter()
+        .map(|d| u32::try_from(d.values.len()).unwrap_or(0))
+        .collect();
     let (nt, nd) = (t.tools.len() as u32, t.destinations.len() as u32);
-    let (na, ndl) = (t.lattices.args.labels.len() as u32, t.lattices.destination.labels.len() as u32);
+    let (na, ndl) = (
+        t.lattices.args.labels.len() as u32,
+        t.lattices.destination.labels.len() as u32,
+    );
     let mut p = vec![0u32; sizes.len()];
     let (mut leak, mut open) = (false, false);
     loop {
         let (dest, arg, dlabel) = (p[1], p[3], p[4]);
-        let feasible = t.destinations.get(dest as usize).is_none_or(|d| d.label == dlabel);
+        let feasible = t
+            .destinations
+            .get(dest as usize)
+            .is_none_or(|d| d.label == dlabel);
         if feasible {
-            let cell = &t.cells[t.evaluate_index(&stpc_runtime::Point::new(&p).expect("point")).expect("cell") as usize];
-            let discloses = matches!(cell.action, Action::Allow | Action::Rewrite | Action::Shadow);
+            let cell = &t.cells[t
+                .evaluate_index(&stpc_runtime::Point::new(&p).expect("point"))
+                .expect("cell") as usize];
+            let discloses = matches!(
+                cell.action,
+                Action::Allow | Action::Rewrite | Action::Shadow
+            );
             if discloses && (p[0] == nt || dest == nd || arg == na || dlabel == ndl) {
                 open = true;
             }
             if cell.action == Action::Allow && arg < na {
                 let observers: Vec<u32> = match t.destinations.get(dest as usize) {
                     Some(d) => d.observers.clone(),
-                    None => (0..t.observers.len() as u32).filter(|o| t.observers[*o as usize].locality == Locality::External).collect(),
+                    None => (0..t.observers.len() as u32)
+                        .filter(|o| t.observers[*o as usize].locality == Locality::External)
+                        .collect(),
                 };
                 for cut in t.forbid.iter().filter(|c| c.subject == Subject::Args) {
-                    let sees = |o: &u32| t.observers[*o as usize].sees.iter().any(|c| c == "arguments");
-                    if t.lattices.args.leq(cut.label, arg) && cut.observers.iter().any(|o| observers.contains(o) && sees(o)) {
+                    let sees = |o: &u32| {
+                        t.observers[*o as usize]
+                            .sees
+                            .iter()
+                            .any(|c| c == "arguments")
+                    };
+                    if t.lattices.args.leq(cut.label, arg)
+                        && cut
+                            .observers
+                            .iter()
+                            .any(|o| observers.contains(o) && sees(o))
+                    {
                         leak = true;
                     }
                 }
@@ -436,7 +576,9 @@ fn brute_force(t: &Table) -> (bool, bool) {
         }
         let mut i = 0;
         loop {
-            let Some(v) = p.get_mut(i) else { return (leak, open) };
+            let Some(v) = p.get_mut(i) else {
+                return (leak, open);
+            };
             *v += 1;
             if *v < sizes[i] {
                 break;

@@ -16,10 +16,23 @@ mod lower_support;
 use stpc_compiler::CompileOptions;
 
 fn sizes(n: usize) -> (usize, usize) {
-    let c = lower_support::compile_text("generated.stpc", &lower_support::generated::source(n), &CompileOptions::default());
+    let c = lower_support::compile_text(
+        "generated.stpc",
+        &lower_support::generated::source(n),
+        &CompileOptions::default(),
+    );
     let t = c.table();
-    assert!(c.diagnostics.iter().all(|d| d.severity != stpc_compiler::Severity::Error), "{}", c.rendered());
-    (t.diagram.nodes.len(), t.to_json_pretty().expect("serialises").len())
+    assert!(
+        c.diagnostics
+            .iter()
+            .all(|d| d.severity != stpc_compiler::Severity::Error),
+        "{}",
+        c.rendered()
+    );
+    (
+        t.diagram.nodes.len(),
+        t.to_json_pretty().expect("serialises").len(),
+    )
 }
 
 #[test]
@@ -33,5 +46,8 @@ fn table_size_is_linear_in_tools() {
     assert!(n100 <= 12 * n10 + 50, "nodes: {n10} {n100} {n1000}");
     // Bytes: the vocabulary (tools, destinations, substitutes) is linear,
     // the labelers constant.
-    assert!(b1000 - b100 <= 12 * (b100 - b10), "bytes: {b10} {b100} {b1000}");
+    assert!(
+        b1000 - b100 <= 12 * (b100 - b10),
+        "bytes: {b10} {b100} {b1000}"
+    );
 }

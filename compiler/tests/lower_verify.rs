@@ -45,7 +45,11 @@ fn checked() -> (hir::Program, FileId) {
     let mut d = Diagnostics::new();
     let mut no_files = HashMap::<String, String>::new();
     let p = stpc_compiler::check(&mut map, &[id], &mut no_files, &mut d);
-    assert!(!d.has_errors(), "{:?}", d.iter().map(|x| &x.message).collect::<Vec<_>>());
+    assert!(
+        !d.has_errors(),
+        "{:?}",
+        d.iter().map(|x| &x.message).collect::<Vec<_>>()
+    );
     (p, id)
 }
 
@@ -53,7 +57,15 @@ fn codes(p: &hir::Program, id: FileId) -> Vec<(String, String, Vec<String>)> {
     let mut d = Diagnostics::new();
     let table = stpc_compiler::compile_program(p, &[id], &CompileOptions::default(), &mut d);
     assert_eq!(table.is_some(), !d.has_errors());
-    d.iter().map(|x| (x.code.as_str().to_owned(), x.message.clone(), x.notes.clone())).collect()
+    d.iter()
+        .map(|x| {
+            (
+                x.code.as_str().to_owned(),
+                x.message.clone(),
+                x.notes.clone(),
+            )
+        })
+        .collect()
 }
 
 #[test]
@@ -65,25 +77,61 @@ fn the_unmodified_program_verifies() {
 #[test]
 fn a_transform_whose_output_is_the_cut_is_caught() {
     let (mut p, id) = checked();
-    let sensitive = p.labels.iter().position(|l| l.name == "sensitive").map(hir::LabelId::from_index).unwrap();
-    let t = p.transforms.iter_mut().find(|t| t.name == "generic_query").unwrap();
+    let sensitive = p
+        .labels
+        .iter()
+        .position(|l| l.name == "sensitive")
+        .map(hir::LabelId::from_index)
+        .unwrap();
+    let t = p
+        .transforms
+        .iter_mut()
+        .find(|t| t.name == "generic_query")
+        .unwrap();
     t.output = sensitive;
     let found = codes(&p, id);
     assert_eq!(found.len(), 1, "{found:?}");
     let (code, message, notes) = &found[0];
     assert_eq!(code, "E0601");
-    assert!(message.contains("rule `scrub` lets after rewriting, args labelled `sensitive` reach `provider`"), "{message}");
-    assert!(notes.iter().any(|n| n.starts_with("counterexample: `web_search(q: <sensitive>)` to `brave`")), "{notes:?}");
+    assert!(
+        message.contains(
+            "rule `scrub` lets args labelled `sensitive` reach `provider` after rewriting"
+        ),
+        "{message}"
+    );
+    assert!(
+        notes
+            .iter()
+            .any(|n| n.starts_with("counterexample: `web_search(q: <sensitive>)` to `brave`")),
+        "{notes:?}"
+    );
 }
 
 #[test]
 fn a_substitute_observed_by_the_provider_is_caught() {
     let (mut p, id) = checked();
-    let provider = p.observers.iter().position(|o| o.name == "provider").map(hir::ObserverId::from_index).unwrap();
-    let s = p.substitutes.iter_mut().find(|s| s.name == "local_web_search").unwrap();
+    let provider = p
+        .observers
+        .iter()
+        .position(|o| o.name == "provider")
+        .map(hir::ObserverId::from_index)
+        .unwrap();
+    let s = p
+        .substitutes
+        .iter_mut()
+        .find(|s| s.name == "local_web_search")
+        .unwrap();
     s.observers.push(provider);
     let found = codes(&p, id);
-    assert!(!found.is_empty() && found.iter().all(|(c, _, _)| c == "E0602"), "{found:?}");
-    assert!(found.iter().any(|(_, m, n)| m.contains("`provider` observes")
-        && n.iter().any(|x| x.contains("mode `speculative`"))), "{found:?}");
+    assert!(
+        !found.is_empty() && found.iter().all(|(c, _, _)| c == "E0602"),
+        "{found:?}"
+    );
+    assert!(
+        found
+            .iter()
+            .any(|(_, m, n)| m.contains("`provider` observes")
+                && n.iter().any(|x| x.contains("mode `speculative`"))),
+        "{found:?}"
+    );
 }

@@ -61,8 +61,20 @@ fn compile(path: &Path) -> Table {
     let id = map.add(path.to_string_lossy(), text);
     let mut diagnostics = stpc_compiler::Diagnostics::new();
     let mut loader = |p: &str| std::fs::read_to_string(p).ok();
-    stpc_compiler::compile(&mut map, &[id], &mut loader, &Default::default(), &mut diagnostics)
-        .unwrap_or_else(|| panic!("{} does not compile: {:?}", path.display(), diagnostics.sorted()))
+    stpc_compiler::compile(
+        &mut map,
+        &[id],
+        &mut loader,
+        &Default::default(),
+        &mut diagnostics,
+    )
+    .unwrap_or_else(|| {
+        panic!(
+            "{} does not compile: {:?}",
+            path.display(),
+            diagnostics.sorted()
+        )
+    })
 }
 
 fn decision(d: &stpc_runtime::Decision<'_>) -> Value {
@@ -79,8 +91,16 @@ fn replay(engine: &Engine, v: &Value) -> Option<Value> {
             assert!(ev.labels.is_some(), "decide vectors carry explicit labels");
             let labels = event::labels_of(engine, &ev).unwrap();
             let budgets = event::budget_states(t, &ev.budgets_exhausted).unwrap();
-            let refs: Vec<(&str, u32)> = labels.fields.iter().map(|(f, l)| (f.as_str(), *l)).collect();
-            Some(decision(&engine.decider().decide(&event::query(&ev, &labels, &refs, &budgets))))
+            let refs: Vec<(&str, u32)> = labels
+                .fields
+                .iter()
+                .map(|(f, l)| (f.as_str(), *l))
+                .collect();
+            Some(decision(
+                &engine
+                    .decider()
+                    .decide(&event::query(&ev, &labels, &refs, &budgets)),
+            ))
         }
         "label_arg" => {
             let l = engine.labeler().label_value(&v["value"]);
@@ -88,15 +108,25 @@ fn replay(engine: &Engine, v: &Value) -> Option<Value> {
         }
         "label_destination" => {
             let d = v["destination"].as_str().unwrap();
-            let l = engine.labeler().label_destination(engine.decider().destination_id(d), d);
+            let l = engine
+                .labeler()
+                .label_destination(engine.decider().destination_id(d), d);
             Some(json!(t.lattices.destination.label_name(l).unwrap()))
         }
         "event" => {
             let ev = EventInput::parse(&v["event"].to_string()).unwrap();
             let labels = event::labels_of(engine, &ev).unwrap();
             let budgets = event::budget_states(t, &ev.budgets_exhausted).unwrap();
-            let refs: Vec<(&str, u32)> = labels.fields.iter().map(|(f, l)| (f.as_str(), *l)).collect();
-            let mut out = decision(&engine.decider().decide(&event::query(&ev, &labels, &refs, &budgets)));
+            let refs: Vec<(&str, u32)> = labels
+                .fields
+                .iter()
+                .map(|(f, l)| (f.as_str(), *l))
+                .collect();
+            let mut out = decision(
+                &engine
+                    .decider()
+                    .decide(&event::query(&ev, &labels, &refs, &budgets)),
+            );
             let names = labels.names(t);
             let opt = |s: String| if s == MISSING { Value::Null } else { json!(s) };
             out["labels"] = json!({
@@ -134,7 +164,8 @@ fn reachable_cells(t: &Table) -> BTreeSet<u32> {
 /// the standard ones.
 fn check(name: &str, table: &Table, seen: &mut BTreeSet<String>) -> String {
     let text = to_jsonl(&vectors(table).unwrap());
-    let labelers = serde_json::to_string(&(&table.labelers, &table.lexicons, &table.lattices)).unwrap();
+    let labelers =
+        serde_json::to_string(&(&table.labelers, &table.lexicons, &table.lattices)).unwrap();
     let fresh_labelers = seen.insert(labelers);
     let engine = Engine::new(Arc::new(table.clone())).unwrap();
     let mut covered = BTreeSet::new();
@@ -156,7 +187,11 @@ fn check(name: &str, table: &Table, seen: &mut BTreeSet<String>) -> String {
             covered.insert(v["expect"]["cell"].as_u64().unwrap() as u32);
         }
     }
-    assert_eq!(covered, reachable_cells(table), "{name}: every reachable cell has a decide vector");
+    assert_eq!(
+        covered,
+        reachable_cells(table),
+        "{name}: every reachable cell has a decide vector"
+    );
     for k in ["decide", "label_arg", "label_destination", "event"] {
         assert!(kinds.contains(k), "{name}: no `{k}` vector");
     }
@@ -200,7 +235,9 @@ fn generated_tables_pass_their_vectors() {
 
 #[test]
 fn the_python_reader_agrees_on_the_paper_contract() {
-    let python = std::process::Command::new("python3").arg("--version").output();
+    let python = std::process::Command::new("python3")
+        .arg("--version")
+        .output();
     if !python.is_ok_and(|o| o.status.success()) {
         eprintln!("python3 not found: skipped (.ci/run replays every contract)");
         return;
@@ -230,7 +267,9 @@ fn the_python_reader_agrees_on_the_paper_contract() {
 fn ranges(pred: impl Fn(char) -> bool) -> String {
     let mut out: Vec<(u32, u32)> = Vec::new();
     for cp in 0..=0x10FFFFu32 {
-        let Some(c) = char::from_u32(cp) else { continue };
+        let Some(c) = char::from_u32(cp) else {
+            continue;
+        };
         if pred(c) {
             match out.last_mut() {
                 Some((_, hi)) if *hi + 1 == cp => *hi = cp,
@@ -240,7 +279,13 @@ fn ranges(pred: impl Fn(char) -> bool) -> String {
     }
     let words: Vec<String> = out
         .iter()
-        .map(|(a, b)| if a == b { format!("{a:x}") } else { format!("{a:x}-{b:x}") })
+        .map(|(a, b)| {
+            if a == b {
+                format!("{a:x}")
+            } else {
+                format!("{a:x}-{b:x}")
+            }
+        })
         .collect();
     let mut lines = vec![String::new()];
     for w in words {

@@ -335,22 +335,22 @@ fn gate_sweep(scorer: &Scorer<'_>, base_traces: &[TaskTrace], frontier: &Frontie
     }
     let base_docs = docs(base_traces, Observer::Provider, opts.view, ChannelMask::FULL);
     let nb = scorer.train(&base_docs);
+    let base_out: Vec<Vec<f64>> = opts.adversaries.iter().map(|a| scorer.outcomes(*a, &base_docs, Some(&nb))).collect();
     for (tau, table) in &opts.gate_sweep {
         let c = Contract::new(format!("gate@{tau}"), table.clone())?;
         let tr = replay_traces(&c, frontier, &ReplayOptions::default(), opts.progress)?;
         let s = summarize(c.name(), c.table_contract(), &tr, false);
         let d = docs(&tr, Observer::Provider, opts.view, ChannelMask::FULL);
         let mut rec = Vec::new();
-        for adv in &opts.adversaries {
-            let base_out = scorer.outcomes(*adv, &base_docs, Some(&nb));
+        for (adv, base) in opts.adversaries.iter().zip(&base_out) {
             let out = scorer.outcomes(*adv, &d, Some(&nb));
-            rec.push(row(c.name(), Observer::Provider, *adv, &out, Some(&base_out), opts));
+            rec.push(row(c.name(), Observer::Provider, *adv, &out, Some(base), opts));
         }
         rows.push(GateRow {
             tau: *tau,
             calls_per_task: s.calls_per_task,
             ghost_call_rate: s.ghost_call_rate,
-            delta_per_task: s.observers.iter().find(|o| o.observer == Some(Observer::Provider)).map_or(0.0, |o| o.delta_per_task),
+            delta_per_task: s.observers.iter().find(|o| o.observer == Observer::Provider).map_or(0.0, |o| o.delta_per_task),
             recovery: rec,
         });
     }

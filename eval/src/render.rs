@@ -57,7 +57,7 @@ pub fn replay_markdown(r: &ReplayReport) -> String {
         let _ = writeln!(
             s,
             "| {} | {} | {} | {} | {:.2} | {:.3} | {} | {} |",
-            o.observer.map_or("?", Observer::as_str),
+            o.observer.as_str(),
             o.issued,
             o.committed,
             o.delta,
@@ -112,7 +112,7 @@ pub fn eval_markdown(r: &EvalReport) -> String {
     let _ = writeln!(s, "| policy | calls/task | ghost-call rate | Δ provider/task | Δ runtime log/task |");
     let _ = writeln!(s, "|---|---:|---:|---:|---:|");
     for pr in &r.policies {
-        let d = |o: Observer| pr.observers.iter().find(|x| x.observer == Some(o)).map_or(0.0, |x| x.delta_per_task);
+        let d = |o: Observer| pr.observers.iter().find(|x| x.observer == o).map_or(0.0, |x| x.delta_per_task);
         let _ = writeln!(s, "| {} | {:.2} | {:.3} | {:.2} | {:.2} |", pr.policy, pr.calls_per_task, pr.ghost_call_rate, d(Observer::Provider), d(Observer::RuntimeLog));
     }
     for o in observers {

@@ -12,10 +12,10 @@ use crate::replay::{replay_task, Contract, ReplayError, ReplayOptions};
 use crate::trace::{Observer, TaskTrace};
 
 /// One observer's exposure over a replay.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ObserverSummary {
     /// Observer.
-    pub observer: Option<Observer>,
+    pub observer: Observer,
     /// Records in `O_i(S)`.
     pub issued: usize,
     /// Records in `O_i(C)`.
@@ -33,6 +33,24 @@ pub struct ObserverSummary {
     pub leaked_labels: BTreeMap<String, usize>,
     /// Fields in `Δ_i` at each label (`field:label -> count`).
     pub leaked_fields: BTreeMap<String, usize>,
+}
+
+impl ObserverSummary {
+    /// An empty summary.
+    #[must_use]
+    pub fn new(observer: Observer) -> ObserverSummary {
+        ObserverSummary {
+            observer,
+            issued: 0,
+            committed: 0,
+            delta: 0,
+            delta_per_task: 0.0,
+            tasks_exposed: 0.0,
+            precommit: 0,
+            leaked_labels: BTreeMap::new(),
+            leaked_fields: BTreeMap::new(),
+        }
+    }
 }
 
 /// One task's summary.
@@ -131,7 +149,7 @@ pub fn summarize(policy: &str, contract: &str, traces: &[TaskTrace], per_task: b
     let mut promoted: BTreeMap<String, usize> = BTreeMap::new();
     let (mut candidates, mut speculative, mut ghosts, mut abandoned, mut calls, mut ccalls) = (0, 0, 0, 0, 0, 0);
     let mut observers: Vec<ObserverSummary> =
-        Observer::ALL.iter().map(|o| ObserverSummary { observer: Some(*o), ..ObserverSummary::default() }).collect();
+        Observer::ALL.iter().map(|o| ObserverSummary::new(*o)).collect();
     let mut tasks = Vec::new();
     for t in traces {
         let mut td: BTreeMap<String, usize> = BTreeMap::new();
@@ -155,7 +173,7 @@ pub fn summarize(policy: &str, contract: &str, traces: &[TaskTrace], per_task: b
         ccalls += t.committed.sent.len();
         let mut deltas = BTreeMap::new();
         for s in &mut observers {
-            let Some(o) = s.observer else { continue };
+            let o = s.observer;
             let x = t.exposure(o);
             s.issued += x.issued.len();
             s.committed += x.committed.len();

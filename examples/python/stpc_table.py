@@ -25,12 +25,16 @@ The canonical encoding is reproduced by an encoder written here rather than
 The encoder also knows the field order of every object in the format, so a
 table whose keys were reordered is refused here as it is in Rust.
 
-Known differences from the Rust runtime, all at the edges of Unicode: Python's
-``\\w`` and ``\\b`` count ``No`` digits (``²``) as word characters and
-combining marks as not, where Rust's do the opposite; a pattern using
-``\\p{..}`` classes other than letters and digits, or class set operations
-(``&&``, ``--``, ``~~``), is refused at load time (``LoadError('bad_pattern')``)
-rather than approximated.
+Unicode: Python's ``\\w``, ``\\b`` and ``\\d`` and ``str.isalnum`` differ from
+Rust's on a few thousand code points (combining marks, ``No`` digits such
+as ``²``, characters newer than Python's tables), so this module embeds the
+runtime's own tables (``RUST_WORD`` and friends, kept in sync by a Rust
+test) and, for texts containing such a code point, matches with an *exact*
+translation of each pattern built on them. ``\\p{..}`` general categories come
+from ``unicodedata`` (possibly a Unicode version behind). Class set
+operations (``&&``, ``--``, ``~~``), negated nested classes and script
+properties are refused at load time (``LoadError('bad_pattern')``) rather
+than approximated.
 
 Usage::
 
@@ -65,6 +69,7 @@ __all__ = [
     "number_text",
     "parse_json",
     "translate_regex",
+    "Pattern",
     "ENTITY_PATTERNS",
     "Runtime",
 ]

@@ -90,6 +90,17 @@ class Regexes(unittest.TestCase):
             with self.assertRaises(ValueError):
                 s.translate_regex(rust)
 
+    def test_word_and_digit_follow_rusts_tables(self):
+        p = s.Pattern(r"\bI\b")
+        self.assertIsNone(p.search("G\u0301I"))  # U+0301 is a word character in Rust
+        self.assertIsNotNone(p.search("a I b"))
+        self.assertEqual(s.Pattern(r"\w+").search("\u00b2x").group(0), "x")  # ² is not
+        self.assertEqual(s.Pattern(r"[^\w\s]").search("e\u0301 !").group(0), "!")
+        self.assertEqual(s.Pattern(r"[\d]+").search("x\U0001e4f0\U0001e4f1").group(0), "\U0001e4f0\U0001e4f1")
+        self.assertTrue(s._is_word("\u093f"))  # Other_Alphabetic
+        self.assertFalse(s._is_word("\u0301"))
+        self.assertEqual(s._rust_trim("\x1c a \u3000"), "\x1c a")
+
     def test_entity_patterns_translate(self):
         for kind, rust in s.ENTITY_PATTERNS.items():
             re.compile(s.translate_regex(rust))

@@ -2,20 +2,31 @@ import re, sys
 sys.path.insert(0, '/tmp/stpcgen')
 from data_topics import TOPICS, HARD_NEG, EXCLUDE, EXTRA, HARD_NEG_EXTRA
 for _k,_v in EXTRA.items(): TOPICS[_k] += _v
-from data_topics import MORE, MORE2
+from data_topics import MORE, MORE2, MORE3, HARD_NEG_EXTRA2
 for _k,_v in MORE.items(): TOPICS[_k] += _v
 for _k,_v in MORE2.items(): TOPICS[_k] += _v
+for _k,_v in MORE3.items(): TOPICS[_k] += _v
 for _k,_v in HARD_NEG_EXTRA.items(): HARD_NEG[_k] += ' | ' + _v
+for _k,_v in HARD_NEG_EXTRA2.items(): HARD_NEG[_k] += ' | ' + _v
 from data_intent import INTENT_PHRASES, INTENT_TOPIC, PERSONAL_CONTEXT, PROPER_PUBLIC
 import regexes as R
 
-TECH = ("process | processes | thread | kubernetes | k8s | docker | container | pod | pods | python | javascript | typescript | "
+TECH = ("kill process | child process | parent process | zombie process | orphan process | background process | process id | process exited | "
+        "process on port | running process | process manager | process tree | processes in linux | list processes | thread | threads | "
+        "kubernetes | k8s | docker | container | pod | pods | python | javascript | typescript | "
         "rust | golang | java | npm | pip install | cargo build | cargo run | cargo test | cargo.toml | git | github | gitlab | api | sdk | regex | sql | postgres | database | "
-        "cache | redis | server | cluster | compile | compiler | exception | stack trace | segfault | unit test | unit tests | "
-        "build | deploy | deployment | ci | pipeline | function | variable | browser | css | html | svg | json | yaml | dataset | "
-        "linux | bash | terminal | vim | emacs | vscode | react | node | webpack | dhcp | etcd | lru | doctor who | dr who | "
-        "minecraft | video game | videogame | game | movie | film | tv show | series | novel | song | lyrics | album | band | "
-        "recipe | weather | forecast | rust | ownership model | borrow checker | lifetimes | goroutine | async")
+        "cache | redis | server | kubernetes cluster | k8s cluster | database cluster | cluster node | compile | compiler | exception | stack trace | segfault | unit test | unit tests | "
+        "build failed | build error | build pipeline | build system | build script | docker build | npm run build | gradle build | build job | "
+        "deploy | deployment | ci | pipeline | function call | function pointer | lambda function | arrow function | async function | callback function | "
+        "cleanup function | serverless function | function signature | variable | browser | css | html | svg | json | yaml | dataset | "
+        "linux | bash | terminal emulator | terminal command | linux terminal | mac terminal | terminal window | windows terminal | in the terminal | "
+        "vim | emacs | vscode | react | node.js | nodejs | node js | node_modules | node modules | node version | tree node | k8s node | kubernetes node | "
+        "node pool | webpack | dhcp | etcd | lru | doctor who | dr who | "
+        "minecraft | video game | videogame | board game | game engine | game dev | gamedev | game design | in-game | game mod | game character | "
+        "game boss | pc game | mobile game | card game | game console | game of thrones | movie | film | tv show | tv series | time series | "
+        "netflix series | book series | world series | series finale | novel | song | lyrics | album | rubber band | boy band | rock band | "
+        "band members | band tour | band practice | recipe | weather | forecast | ownership model | borrow checker | lifetimes | goroutine | async | "
+        "what we know about | what do we know about | what we know so far | what we learned about")
 
 def esc(s):
     return s.replace('\\', '\\\\').replace('"', '\\"')
@@ -155,6 +166,18 @@ blk, n = plain_block("intent_public",
     " | ".join(all_neg) + " | " + TECH)
 counts["intent_public"] = n; parts.append(blk)
 
+blk, n = plain_block("gov_public",
+    ["Public-information government services (weather, statistics, parks, science):",
+     "hard negatives for the `regulated` government-host rule of `std_destinations`."],
+    " | ".join(R.GOV_PUBLIC))
+counts["gov_public"] = n; parts.append(blk)
+
+blk, n = plain_block("bank_public",
+    ["Host words that contain \"bank\" but are not banks (food banks, data banks, rate",
+     "comparison sites, bank holidays): hard negatives for the bank-host rule."],
+    " | ".join(R.BANK_PUBLIC))
+counts["bank_public"] = n; parts.append(blk)
+
 blk, n = plain_block("proper_nouns_public",
     ["Capitalised multi-word names that are places, products, organisations or public figures,",
      "not private persons: hard negatives for the person-name pattern."],
@@ -167,7 +190,7 @@ print(counts, sum(counts[k] for k in TOPICS))
 # ------------------------------------------------------------ labelers
 def alt(xs):
     return "|".join(xs)
-intent_words = alt(sorted(set(re.escape(w).replace("\\ ", " ").replace("\\-", "-").replace("\\'", "'") for w in R.INTENT_WORDS), key=len, reverse=True))
+intent_words = alt(sorted(set(re.escape(w).replace("\\ ", " ").replace("\\-", "-").replace("\\'", "'") for w in R.INTENT_WORDS), key=lambda w: (-len(w), w)))
 apos = alt(R.INTENT_APOS)
 def split_stems(stems):
     """Stems ending in \\w* become prefix matches (no right boundary); the rest keep one."""
@@ -197,8 +220,24 @@ def stem_re(stems, right=True):
     if pre:
         parts.append(rf"\b(?:{alt(pre)})")
     return "(?:" + "|".join(parts) + ")"
+def _translit(stems):
+    """German umlauts also spelled ae/oe/ue/ss (ASCII keyboards, URLs), and
+    acronyms also in capitals."""
+    out = list(stems)
+    for s in stems:
+        t = s
+        for a, b in (("ä", "ae"), ("ö", "oe"), ("ü", "ue"), ("Ä", "Ae"), ("Ö", "Oe"), ("Ü", "Ue"), ("ß", "ss")):
+            t = t.replace(a, b)
+        if t != s and "[" not in s:
+            out.append(t)
+    for a in R.ACRONYMS:
+        if a in stems or a.replace("\\w*", "") in stems:
+            out.append(a.replace("\\w*", "").upper() + ("\\w*" if a.endswith("\\w*") else ""))
+    return out
+R.TOPIC_STEMS = _translit(R.TOPIC_STEMS)
+R.SENS_STEMS = _translit(R.SENS_STEMS + [a for a in R.ACRONYMS if a not in R.SENS_STEMS])
 TOPIC = stem_re(R.TOPIC_STEMS + R.SENS_STEMS, right=False)
-intent_words_c = alt(sorted(set(cap1(re.escape(w).replace("\\ ", " ").replace("\\-", "-").replace("\\'", "'")) for w in R.INTENT_WORDS), key=len, reverse=True))
+intent_words_c = alt(sorted(set(cap1(re.escape(w).replace("\\ ", " ").replace("\\-", "-").replace("\\'", "'")) for w in R.INTENT_WORDS), key=lambda w: (-len(w), w)))
 INTENT = rf"(?:\b(?:{intent_words_c})\b|\b(?:{alt(cap1(a) for a in R.INTENT_APOS)}))"
 intent_re1 = rf"{INTENT}.*{TOPIC}"
 intent_re2 = rf"{TOPIC}.*{INTENT}"
@@ -207,6 +246,28 @@ intent_re = intent_re1
 def sep(xs, tail=True):
     return rf"(?i)(?:^|[^a-z0-9])(?:{alt(xs)})" + (r"(?:[^a-z0-9]|$)" if tail else "")
 open('/tmp/stpcgen/intent_re.txt','w').write(intent_re)
+
+def ascii_w(x):
+    return x.replace("\\w*", "[a-z0-9]*").replace("\\w+", "[a-z0-9]+")
+def sep_a(xs, tail=True):
+    """Words of a destination, delimited by non-alphanumerics: ASCII-only
+    case folding and classes keep the compiled pattern small."""
+    body = alt(ascii_w(x) for x in xs)
+    return r"(?:^|[^A-Za-z0-9])(?i:" + body + r")" + (r"(?:[^A-Za-z]|$)" if tail else "")
+GOV_RE = (r"(?i:^(?:[a-z][a-z0-9+.-]*://)?(?:[^/?#]*@)?(?:[a-z0-9-]+\.)*"
+          r"(?:gov|mil|gov\.[a-z]{2,3}|gouv\.fr|gob\.[a-z]{2}|bund\.de|nhs\.uk|gc\.ca|gv\.at|admin\.ch|govt\.nz)(?::[0-9]+)?(?:[/?#]|$))")
+BANK_RE = r"(?:^|[^A-Za-z0-9])(?i:" + R.DEST_BANK + r")(?:[^A-Za-z0-9]|$)"
+_clin = alt(ascii_w(x) for x in R.DEST_CLINICAL)
+# A bare collection: no dot, slash or colon anywhere.
+CLIN_COLL_RE = r"^(?:[^./:]*[^./:A-Za-z0-9])?(?i:" + _clin + r")(?:[^./:A-Za-z0-9][^./:]*)?$"
+# The path of an internal URL.
+CLIN_PATH_RE = (r"(?i:^[a-z][a-z0-9+.-]*://[^/?#]*(?:[.-]corp|[.-]internal|intranet|[.-]local|[.-]lan)(?:[.:][^/?#]*)?/(?:[^?#]*[^a-z0-9])?)"
+                r"(?i:" + _clin + r")(?:[^A-Za-z0-9]|$)")
+
+_sub = alt(R.DEST_SUBSTRING)
+# A topic word inside a dotted host name (not in a collection name or a path).
+SUBSTR_HOST_RE = (r"^(?i:[a-z][a-z0-9+.-]*://)?(?:[^/?#@]*@)?(?:[^/?#]*(?i-u:" + _sub + r")[^/?#]*\.[A-Za-z0-9]"
+                  r"|[^/?#]*\.[^/?#]*(?i-u:" + _sub + r"))")
 
 labelers = f'''// std::labelers — the deterministic, rule-based labelers of the standard
 // library: a pure function of (tool, args, destination), independent of the
@@ -225,14 +286,19 @@ labelers = f'''// std::labelers — the deterministic, rule-based labelers of th
 //                     `intent_topic_phrases`
 //   sensitive         a phrase of a topic lexicon (health, legal, employment,
 //                     financial distress, housing trouble, personal security,
-//                     relationships), German compounds of topic stems, and
+//                     relationships), a topic stem (inflections, German
+//                     compounds, umlauts spelled ae/oe/ue, medical word
+//                     formation such as "-itis", "-ectomy" and drug-name
+//                     suffixes such as "-statin", "-oxetine"), and
 //                     special-category identifiers (government ids, payment
 //                     cards, IBANs, patient record numbers) and credentials
 //                     (API keys, tokens, private keys, `password=...`)
-//   personal          e-mail, phone, street address, person names (titles,
-//                     "my name is", capitalised full names), IP addresses,
-//                     customer and account ids, company names, and the user's
-//                     own people and accounts ("my wife", "my calendar")
+//   personal          e-mail, phone (also DE/FR/ES national formats), street
+//                     address, person names (titles, "my name is",
+//                     capitalised full names, names in URL arguments and
+//                     profile paths), IP addresses, customer, account and
+//                     user ids, company names, and the user's own people and
+//                     accounts ("my wife", "my calendar")
 //   public            everything else: general-knowledge queries, numbers,
 //                     enum values, dates on their own
 //
@@ -246,11 +312,17 @@ labelers = f'''// std::labelers — the deterministic, rule-based labelers of th
 // Destination labels: a destination a contract declares keeps its declared
 // label; the rules below label every other host, URL or collection. Any
 // dotted host is at least `public`; internal hosts are `tenant_internal`;
-// topic words in a host, path or collection raise it to `sensitive`, medical,
-// immigration, banking and government endpoints to `regulated`; paste sites,
-// request bins, tunnels and people-search brokers are `forbidden`. The
-// destination fallback, for a bare collection name with no topic word, is
-// `tenant_internal`.
+// topic words in a host, path or collection (EN/DE/ES/FR, also inside German
+// compounds and followed by digits: "arbeitsrecht", "payroll2024") raise it to
+// `sensitive`. `regulated`: government hosts (except public-information
+// services such as weather or statistics), health-record systems and care
+// providers, immigration, banks, insurers, credit bureaus and tax offices,
+// and clinical words in a collection name or an internal URL path (the
+// tenant's own clinical records: "oncology", "dermatology-referrals") -- the
+// same words in a public host name are a health information site, which is
+// `sensitive`. Paste sites, file drops, request bins, tunnels and
+// people-search brokers are `forbidden`. The destination fallback, for a bare
+// collection name with no topic word, is `tenant_internal`.
 use std::labels;
 use std::lexicons;
 
@@ -264,10 +336,10 @@ labeler std_args for args {{
     // "I was laid off", "my landlord keeps ...", "ich wurde abgemahnt",
     // "me han despedido", "j'ai été licencié", "get out of my timeshare".
     pattern r#"(?i)\\b(?:i|we)(?:'ve been|'m being|'m|'re| have been| had been| am being| am| are| was| were| got| just got| recently got| keep getting)\\s+(?:just |recently |being |getting )?(?:fired|laid off|let go|dismissed|suspended|demoted|arrested|detained|charged|sued|evicted|diagnosed|assaulted|attacked|raped|abused|harassed|bullied|stalked|threatened|blackmailed|scammed|hacked|robbed|mugged|denied|rejected|deported|hospitali[sz]ed|injured|divorced|dumped|cheated on|audited|garnished|foreclosed|repossessed|kicked out|discriminated|overcharged|ghosted|accused|investigated|pregnant|depressed|suicidal|homeless|unemployed|in debt|behind on)\\b"# -> intent_revealing unless lexicon intent_public;
-    pattern r#"(?i)\\bmy (?:ex|coworker|co-worker|colleague|boss|manager|supervisor|employer|landlord|landlady|neighbou?r|husband|wife|partner|boyfriend|girlfriend|spouse|father|mother|dad|mom|mum|son|daughter|roommate|flatmate|teacher|doctor|therapist|lawyer) (?:is|was|keeps|kept|won'?t|refuses|refused|hits|hit|yells|yelled|threatens|threatened|ignores|ignored|cheated|cheats|lied|lies|stole|steals|harass\\w*|bull(?:y|ies|ied)|posted|fired|evicted|sued|abus\\w*|stalk\\w*|controls|reads|makes|made|left|wants|took|denied|won't)\\b|\\breport (?:my|a|our|the) (?:manager|boss|supervisor|coworker|colleague|landlord|employer|doctor|neighbou?r|ex)\\b|\\bget out of (?:my|a|the|our|this) (?:lease|contract|timeshare|marriage|mortgage|loan|debt|job|relationship|non-?compete|apartment)\\b"# -> intent_revealing unless lexicon intent_public;
-    pattern r#"(?i)\\b(?:ich (?:wurde|bin|habe|werde)|mir wurde|mich hat)\\s+(?:\\w+\\s+){{0,2}}(?:gekündigt|entlassen|abgemahnt|verhaftet|festgenommen|angezeigt|verklagt|gemobbt|belästigt|bedroht|erpresst|betrogen|gehackt|bestohlen|geschlagen|vergewaltigt|diagnostiziert|krankgeschrieben|schwanger|geschieden|verlassen|rausgeworfen|gestalkt|verschuldet|pleite|arbeitslos|obdachlos)\\b|\\b(?:mein|meine) (?:mann|frau|chef|chefin|vermieter|vermieterin|ex|freund|freundin|kollege|kollegin|partner|partnerin) (?:hat|ist|will|schlägt|betrügt|droht|mobbt|kontrolliert)\\b"# -> intent_revealing unless lexicon intent_public;
-    pattern r#"(?i)\\bme (?:han |ha )?(?:\\w+ ){{0,2}}(?:despedido|despidieron|echaron|echado|robaron|robado|estafaron|estafado|hackearon|hackeado|pegó|pega|amenaza\\w*|acosa\\w*|detuvieron|detenido|arrestaron|denunciaron|denunciado|demandaron|demandado|diagnosticaron|diagnosticado|multaron|multado|puesto una multa|desahucian|desahuciaron|engaña|engañó|maltrata\\w*|agredi\\w*|dejó|dejado)\\b|\\bmi (?:jefe|jefa|casero|casera|marido|esposo|esposa|mujer|novio|novia|ex|pareja|compañero|compañera|vecino|vecina) (?:me|no|es|está|quiere)\\b"# -> intent_revealing unless lexicon intent_public;
-    pattern r#"(?i)\\b(?:j'ai été|j’ai été|je suis|je me suis fait|je me suis faite|on m'a|on m’a)\\s+(?:\\w+\\s+)?(?:licencié|licenciée|viré|virée|renvoyé|renvoyée|arrêté|arrêtée|agressé|agressée|harcelé|harcelée|menacé|menacée|arnaqué|arnaquée|escroqué|escroquée|piraté|volé|volée|expulsé|expulsée|diagnostiqué|diagnostiquée|enceinte|quitté|quittée|trompé|trompée|battu|battue|violée|endetté|endettée|malade|au chômage)\\b|\\bj['’]ai perdu mon (?:emploi|travail|boulot|job|logement|appartement)\\b|\\b(?:mon|ma) (?:mari|femme|copain|copine|chef|patron|patronne|propriétaire|ex|voisin|voisine|collègue) (?:me|ne|veut|est|a)\\b"# -> intent_revealing unless lexicon intent_public;
+    pattern r#"(?i)\\bmy (?:ex|coworker|co-worker|colleague|boss|manager|supervisor|employer|landlord|landlady|neighbou?r|husband|wife|partner|boyfriend|girlfriend|spouse|father|mother|dad|mom|mum|son|daughter|roommate|flatmate|teacher|doctor|therapist|lawyer) (?:is|was|keeps|kept|won'?t|refuses|refused|hits|hit|yells|yelled|threatens|threatened|ignores|ignored|cheated|cheats|lied|lies|stole|steals|harass[a-z]*|bull(?:y|ies|ied)|posted|fired|evicted|sued|abus[a-z]*|stalk[a-z]*|controls|reads|makes|made|left|wants|took|denied|won't)\\b|\\breport (?:my|a|our|the) (?:manager|boss|supervisor|coworker|colleague|landlord|employer|doctor|neighbou?r|ex)\\b|\\bget out of (?:my|a|the|our|this) (?:lease|contract|timeshare|marriage|mortgage|loan|debt|job|relationship|non-?compete|apartment)\\b"# -> intent_revealing unless lexicon intent_public;
+    pattern r#"(?i)\\b(?:ich (?:wurde|bin|habe|werde)|mir wurde|mich hat)\\s+(?:[^\\s]+\\s+){{0,2}}(?:gekündigt|entlassen|abgemahnt|verhaftet|festgenommen|angezeigt|verklagt|gemobbt|belästigt|bedroht|erpresst|betrogen|gehackt|bestohlen|geschlagen|vergewaltigt|diagnostiziert|krankgeschrieben|schwanger|geschieden|verlassen|rausgeworfen|gestalkt|verschuldet|pleite|arbeitslos|obdachlos)\\b|\\b(?:mein|meine) (?:mann|frau|chef|chefin|vermieter|vermieterin|ex|freund|freundin|kollege|kollegin|partner|partnerin) (?:hat|ist|will|schlägt|betrügt|droht|mobbt|kontrolliert)\\b"# -> intent_revealing unless lexicon intent_public;
+    pattern r#"(?i)\\bme (?:han |ha )?(?:[^\\s]+ ){{0,2}}(?:despedido|despidieron|echaron|echado|robaron|robado|estafaron|estafado|hackearon|hackeado|pegó|pega|amenaza[^\\s]*|acosa[^\\s]*|detuvieron|detenido|arrestaron|denunciaron|denunciado|demandaron|demandado|diagnosticaron|diagnosticado|multaron|multado|puesto una multa|desahucian|desahuciaron|engaña|engañó|maltrata[^\\s]*|agredi[^\\s]*|dejó|dejado)\\b|\\bmi (?:jefe|jefa|casero|casera|marido|esposo|esposa|mujer|novio|novia|ex|pareja|compañero|compañera|vecino|vecina) (?:me|no|es|está|quiere)\\b"# -> intent_revealing unless lexicon intent_public;
+    pattern r#"(?i)\\b(?:j'ai été|j’ai été|je suis|je me suis fait|je me suis faite|on m'a|on m’a)\\s+(?:[^\\s]+\\s+)?(?:licencié|licenciée|viré|virée|renvoyé|renvoyée|arrêté|arrêtée|agressé|agressée|harcelé|harcelée|menacé|menacée|arnaqué|arnaquée|escroqué|escroquée|piraté|volé|volée|expulsé|expulsée|diagnostiqué|diagnostiquée|enceinte|quitté|quittée|trompé|trompée|battu|battue|violée|endetté|endettée|malade|au chômage)\\b|\\bj['’]ai perdu mon (?:emploi|travail|boulot|job|logement|appartement)\\b|\\b(?:mon|ma) (?:mari|femme|copain|copine|chef|patron|patronne|propriétaire|ex|voisin|voisine|collègue) (?:me|ne|veut|est|a)\\b"# -> intent_revealing unless lexicon intent_public;
 
     // Sensitive topics.
     lexicon health_terms -> sensitive unless lexicon health_public;
@@ -281,7 +353,7 @@ labeler std_args for args {{
     pattern r#"{sens_re}"# -> sensitive unless lexicon intent_public;
     // German compounds that whole-word lexicons cannot see
     // ("Mietschuldenberatung", "Brustkrebsvorsorge", "Kündigungsschutzanwalt").
-    pattern r"(?i)\\w*(?:krebs|tumor|chemotherap|depression|psychiat|psychotherap|schwangerschaft|abtreibung|sucht\\b|süchtig|kündigung|abfindung|arbeitslos|mobbing|schulden|insolvenz|pfändung|inkasso|schufa|räumung|mietschulden|mietrückstand|obdachlos|scheidung|sorgerecht|unterhaltszahlung|abschiebung|asylantrag|strafanzeige|vorstrafe)\\w*" -> sensitive unless lexicon health_public;
+    pattern r"(?i)(?:krebs|tumor|chemotherap|depression|psychiat|psychotherap|schwangerschaft|abtreibung|sucht\\b|süchtig|kündigung|abfindung|arbeitslos|mobbing|schulden|insolvenz|pfändung|inkasso|schufa|räumung|mietschulden|mietrückstand|obdachlos|scheidung|sorgerecht|unterhaltszahlung|abschiebung|asylantrag|strafanzeige|vorstrafe)" -> sensitive unless lexicon health_public;
 
     // Special-category identifiers.
     entity gov_id -> sensitive;
@@ -297,6 +369,9 @@ labeler std_args for args {{
     // Personal data.
     entity email -> personal;
     entity phone -> personal;
+    // National phone formats the entity recogniser misses: German "0171 2345678",
+    // French "06 12 34 56 78", Spanish "612 34 56 78" / "612 345 678".
+    pattern r"\\b0[1-9][0-9]{{1,4}}[ /-]?[0-9]{{5,8}}\\b|\\b0[1-9](?:[ .-][0-9]{{2}}){{4}}\\b|\\b[6789][0-9]{{2}}(?: [0-9]{{2}}){{3}}\\b|\\b[6789][0-9]{{2}} [0-9]{{3}} [0-9]{{3}}\\b" -> personal;
     entity address -> personal;
     entity person_name -> personal;
     entity ip -> personal;
@@ -312,42 +387,47 @@ labeler std_args for args {{
     // "Jonas Becker Hamburg"), a full name after a cue word ("lunch with Sofia
     // García"), or a possessive ("Anna Schmidt's contract").
     pattern r"^\\s*[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'-]{{1,11}}(?:\\s+(?:van|von|de|del|da|di|le|la|der|den|ter|bin|al)){{0,2}}\\s+[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'-]{{1,11}}\\b" -> personal unless lexicon proper_nouns_public;
-    pattern r"(?i:\\b(?:with|from|for|to|by|cc|contact|call|email|e-mail|meet|meeting|invite|mit|von|für|an|con|para|avec|pour|chez)\\s+)[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'-]+\\s+[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'-]+\\b" -> personal unless lexicon proper_nouns_public;
+    pattern r"(?i:\\b(?:with|from|for|to|by|cc|contact|call|email|e-mail|meet|meeting|invite|mit|von|für|an|con|para|avec|pour|chez|phone of|number of|address of|email of|e-mail of|contact of|profile of|correo de|teléfono de|telefono de|dirección de|direccion de|número de|numero de|contacto de|perfil de|email de|adresse de|numéro de|téléphone de|telephone de|courriel de|profil de|coordonnées de)\\s+)(?:[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ']+\\s+(?:and|&|und|y|et|e)\\s+)?[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'-]+(?:-[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ']+)?\\s+[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'-]+\\b" -> personal unless lexicon proper_nouns_public;
     pattern r"\\b[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'-]+\\s+[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'-]+(?:'s|’s)\\b" -> personal unless lexicon proper_nouns_public;
     pattern r"\\b(?:E|EMP|EID)-?[0-9]{{4,}}\\b|(?i)\\b(?:employee|emp|staff|personnel)[-_ ]?(?:no\\.?|number|id|#)[-_ :#]*[A-Z0-9-]*[0-9]{{3,}}" -> personal;
-    pattern r"\\b[A-Z][\\w&.'-]*(?:\\s+[A-Z][\\w&.'-]*){{0,3}},?\\s+(?:Inc|Corp|Corporation|LLC|Ltd|GmbH|AG|S\\.?A\\.?|SARL|S\\.?L\\.?|B\\.?V\\.?|plc|Co)\\b\\.?" -> personal;
+    pattern r"\\b[A-Z][A-Za-z0-9À-ÖØ-öø-ÿ&.'-]*(?:\\s+[A-Z][A-Za-z0-9À-ÖØ-öø-ÿ&.'-]*){{0,3}},?\\s+(?:Inc|Corp|Corporation|LLC|Ltd|GmbH|AG|S\\.?A\\.?|SARL|S\\.?L\\.?|B\\.?V\\.?|plc|Co)\\b\\.?" -> personal;
+    // Record ids of users, members and clients in any case ("usr_88213", "mbr-2231").
+    pattern r"(?i:\\b(?:acc|acct|cust|cus|cli|client|ord|inv|crm|opp|mem|mbr|member|usr|user|uid|sav)[-_][0-9]{{3,}}\\b)" -> personal;
+    // Names in URL-encoded arguments and profile paths ("?name=Maria+Gonzalez",
+    // "/people/david-chen/").
+    pattern r"(?i:[?&](?:name|full_?name|first_?name|last_?name|person|owner|contact|customer|employee|patient|who)=)[A-Za-z][a-z'-]+(?:\+|%20|_|-)[A-Za-z][a-z'-]+" -> personal;
+    pattern r"(?i:/(?:people|person|profiles?|users?|members?|employees?|contacts?|patients?)/)[a-z]+[-_.][a-z]+(?:[/?#]|$)" -> personal;
     lexicon personal_context -> personal;
 
     fallback public;
 }}
 
 labeler std_destinations for destination {{
-    // Forbidden: paste sites, request bins, tunnels, people-search brokers.
-    pattern r"{sep(R.DEST_FORBIDDEN, tail=False)}" -> forbidden;
+    // Forbidden: paste sites, file drops, request bins, tunnels, people-search brokers.
+    pattern r"{sep_a(R.DEST_FORBIDDEN, tail=False)}" -> forbidden;
     host "*.onion" -> forbidden;
 
-    // Government and sectoral regulators.
-    host "*.gov" -> regulated;
-    host "*.gov.*" -> regulated;
-    host "*.gouv.fr" -> regulated;
-    host "*.gob.es" -> regulated;
-    host "*.bund.de" -> regulated;
-    host "*.nhs.uk" -> regulated;
-    host "*.mil" -> regulated;
-    // Health records, immigration, banking, tax: regulated.
-    pattern r"{sep(R.DEST_REGULATED)}" -> regulated;
-    collection "oncology*" -> regulated;
-    collection "*patient*" -> regulated;
-    collection "*medical*" -> regulated;
+    // Government and sectoral regulators, except public-information services
+    // (weather, statistics, parks, science) of `gov_public`.
+    pattern r"{GOV_RE}" -> regulated unless lexicon gov_public;
+    // Health records and providers, immigration, banking, insurers, tax: regulated.
+    pattern r"{sep_a(R.DEST_REGULATED_ALWAYS)}" -> regulated;
+    pattern r"{BANK_RE}" -> regulated unless lexicon bank_public;
+    // Clinical words are regulated in a collection name ("oncology",
+    // "dermatology-referrals") or in the path of an internal URL: the tenant's
+    // own clinical records. In a public host they are sensitive (below).
+    pattern r"{CLIN_COLL_RE}" -> regulated;
+    pattern r"{CLIN_PATH_RE}" -> regulated;
 
     // Topic-bearing hosts, paths and collections: sensitive.
-    pattern r"{sep(R.DEST_SENSITIVE)}" -> sensitive;
+    pattern r"{sep_a(R.DEST_SENSITIVE)}" -> sensitive;
+    pattern r"{sep_a(R.DEST_CLINICAL)}" -> sensitive;
     collection "hr-*" -> sensitive;
     collection "*-hr" -> sensitive;
     collection "legal*" -> sensitive;
 
     // Topic words inside a host name ("api.womenshealth.example", "mydebthelp.com").
-    pattern r"(?i)(?:health|medic|clinic|therap|psych|lawyer|legal|loan|debt|credit|dating|divorce|rehab|pharma)" -> sensitive;
+    pattern r"{SUBSTR_HOST_RE}" -> sensitive;
 
     // The tenant's own endpoints.
     pattern r"(?i){alt(R.DEST_INTERNAL)}" -> tenant_internal;

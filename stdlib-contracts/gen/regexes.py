@@ -116,7 +116,7 @@ DEST_SENSITIVE = [
  "claims?","collections","bankruptcy","payday",
  "health","healthline","webmd","medic\\w*","clinic\\w*","pharma\\w*","pharmacy","drugs","rx","doctors?","symptoms?",
  "hospital\\w*","nurse\\w*","wellness","counseling","counselling","therapy","therapists?",
- "housing","tenants?","tenancy","evictions?","rent[-_]?relief","homeless\\w*","shelter",
+ "housing","tenants?[-_]?(?:rights|union|disputes?|cases|complaints|screening|law|advice|help|protection|eviction)","tenancy","evictions?","rent[-_]?relief","homeless\\w*","shelter",
 ]
 DEST_FORBIDDEN = [
  "pastebin\\.com","hastebin","ghostbin","requestbin","webhook\\.site","pipedream\\.net","ngrok","trycloudflare\\.com",
@@ -206,3 +206,142 @@ SENS_STEMS = [
  "garde des enfants","violences?","violent","avocat","procès","plainte","prison","asile","arnaqu\\w*","escroqu\\w*","piraté\\w*","syndicat",
  "perdre mon (?:emploi|travail|boulot)",
 ]
+
+# ---------------------------------------------------------------------------
+# Generalisation round. Framings that reveal the user's own situation without
+# a first-person pronoun ("struggling with", "need a ... lawyer asap"), plural
+# first person in four languages, and topic stems for vocabulary the stems
+# above missed (procedures, imaging, bereavement, court procedure, tenancy,
+# drug use in DE/ES/FR).
+INTENT_WORDS += [
+ "need a","need an","asap","urgently","struggling with","struggling","dealing with","coping with",
+ "suffering from","recovering from","worried about","worried","scared","afraid","just found out","found out",
+ "need advice","any advice","seeking advice","advice needed","ways to","best way to","tips for","tips to","what now","what next",
+ "what can i do","what are my options","my options","we","wir","uns","nous","nosotros","nosotras","nuestros","nuestras",
+ "ayuda","necesito","no sé qué hacer","no se que hacer","qué puedo hacer","que puedo hacer","aide","aidez-moi","besoin d'aide",
+ "j'ai besoin","je dois","was nun","was soll ich","ich brauche","brauche","hilfe bei",
+]
+SENS_STEMS += [
+ "befund\\w*","m[ée]dicale?s?","médicaux","medicaux","medizinisch\\w*","médic[oa]s?","arztbrief\\w*","attest vom arzt",
+ "mastectom\\w*","lumpectom\\w*","hysterectom\\w*","colostom\\w*","amputat\\w*","bariatric","gastric (?:bypass|band|sleeve)",
+ "(?:knee|hip) replacement","mri","resonancia","tomograf\\w*","ecograf\\w*","échograph\\w*","ultraschall\\w*","röntgen\\w*",
+ "kidney (?:function|failure|disease|stones?|transplant)","liver (?:function|failure|disease|transplant|enzymes)",
+ "(?:lab|blood|lipid|metabolic|thyroid) panel","counsell?ing","psychologists?","drogu\\w*","drogas?","drogen\\w*",
+ "migr[aä]ne\\w*","migraña","migraines?",
+ "endeudad\\w*","chapter (?:7|11|13)","landlords?","landlady","vermieter\\w*","security deposits?","casero","casera",
+ "passed away","death of (?:my|a|her|his|their|our)","verstorben\\w*","fallecid\\w*","fallecimiento","décédée?","décès","deuil",
+ "widow(?:ed|er)?","trauerfall","todesfall",
+ "motion to (?:dismiss|compel|suppress)","summary judgment","plaintiffs?","defendants?","arraign\\w*",
+]
+# Acronyms also matched in capitals ("HIV", "MRI", "DUI"): stems are
+# case-insensitive on their first letter only.
+ACRONYMS = ["hiv","ptsd","adhd","dui","dwi","ivf","ivg","fmla","lgbt\\w*","brca\\w*","mri","irm","vih","sida","tdah","copd","ocd","bpd"]
+
+# ---------------------------------------------------------------------------
+# Destinations, generalisation round. `\w` is replaced by `[a-z0-9]` in the
+# emitted patterns (ASCII classes keep the patterns small).
+#
+# Clinical words: `regulated` in a bare collection name or in the path of an
+# internal URL (the tenant's own clinical records), `sensitive` in a public
+# host (a health information site such as "www.cancer.org"); the regulated
+# list above keeps record systems, providers, banks, immigration and tax.
+DEST_CLINICAL = [
+ "prenatal","maternity","obstetric\\w*","pediatric\\w*","paediatric\\w*","clinical\\w*","occupational[-_]?health","employee[-_]?health",
+ "onkolog\\w*","oncolog\\w*","onco\\w*","krebs\\w*","cancer\\w*","tumou?r\\w*","salud[-_]?mental","sant[eé][-_]?mentale","psiquiatr\\w*",
+ "psychiatr\\w*","mental[-_]?health","behavioral[-_]?health","behavioural[-_]?health","psych","psych[-_]\\w+","psychology","psycholog\\w*",
+ "therap\\w*","counsell?ing","hiv","sexual[-_]?health","reproductive\\w*","abortion","fertility","ivf","substance[-_]?(?:use|abuse)",
+ "addiction\\w*","rehab\\w*","detox","genetic\\w*","genomics?","dna","lab[-_]?results","labs","radiolog\\w*","patholog\\w*",
+ "cardiolog\\w*","dermatolog\\w*","neurolog\\w*","gastroenterolog\\w*","endocrinolog\\w*","nephrolog\\w*","urolog\\w*","gyn(?:a)?ecolog\\w*",
+ "hematolog\\w*","haematolog\\w*","rheumatolog\\w*","pulmonolog\\w*","ophthalmolog\\w*","orthop(?:a)?edic\\w*","anesthesi\\w*","geriatr\\w*",
+ "allerg\\w*","immunolog\\w*","infectious[-_]?diseases?","dental","dentist\\w*","orthodont\\w*","optometr\\w*","audiolog\\w*","podiatr\\w*",
+ "physiotherap\\w*","psychotherap\\w*","hypnotherap\\w*","chemotherap\\w*","radiotherap\\w*","krank\\w*","maladie\\w*","arr[eê]ts?[-_]maladie","disabilit\\w*","medic\\w*","m[eé]dic\\w*","clinic\\w*","klinik\\w*","cl[ií]nic\\w*","hospital\\w*","nurs(?:e|es|ing)",
+ "doctors?","symptoms?","diagnos\\w*","gesundheit\\w*","kranken\\w*","krankheit\\w*","medizin\\w*","salud","sant[eé]","sante[-_]au[-_]travail",
+ "m[eé]decine[-_]du[-_]travail","arbeitsmedizin\\w*","betriebsarzt\\w*","salud[-_]laboral","medicina[-_]del[-_]trabajo",
+ "health[-_]?(?:records?|notes|files|data|claims?|insurance|plans?|screenings?|checks?[-_]?ups?)",
+]
+# Always regulated, wherever they appear.
+DEST_REGULATED_ALWAYS = [
+ "patienten\\w*","pacientes?","patients?","patient[-_]?\\w+","ehr","emr","phi","fhir","mychart","epic[-_]?(?:ehr|emr|mychart|systems)",
+ "medical[-_]?records?","health[-_]?records?","clinical[-_]?notes","therapy[-_]?notes","plannedparenthood","betterhelp","talkspace",
+ "amwell","mdlive","doctolib","zocdoc","doctorondemand","onemedical","nurx",
+ "einwanderung\\w*","ausl[aä]nder\\w*","inmigraci[oó]n","extranjer\\w*","immigration\\w*","visas?","visa[-_]\\w+","asylum\\w*","asyl\\w*","asilo",
+ "deportation","uscis","work[-_]?permits?","aufenthalt\\w*","titre[-_]de[-_]s[eé]jour",
+ "credit[-_]?bureau\\w*","experian","equifax","transunion","schufa","bank[-_]?accounts?","banking","plaid","open[-_]?banking","truelayer",
+ "yodlee","finicity","paypal","venmo","revolut","monzo","starling","wellsfargo","capitalone","hsbc","barclays","lloyds","natwest",
+ "santander","bbva","caixabank","sabadell","commerzbank","sparkasse\\w*","volksbank\\w*","postbank","bnpparibas","societegenerale",
+ "creditagricole","schwab","fidelity","vanguard","robinhood","etrade","interactivebrokers","coinbase","binance",
+ "aetna","cigna","unitedhealthcare","uhc","humana","anthem","bcbs","bluecross\\w*","blueshield\\w*","kaiserpermanente","aok","barmer",
+ "krankenkasse\\w*","krankenversicherung\\w*","mutuelle\\w*","cpam","assurance[-_]?maladie","seguridad[-_]?social","securite[-_]?sociale",
+ "tax[-_]?records?","tax[-_]?returns?","irs","ssa","hmrc","tributari\\w*","agenciatributaria","hacienda","finanzamt\\w*","impots","social[-_]?security","benefits[-_]?claims?","medicaid","medicare",
+]
+# Any host label containing "bank" ("bankofamerica", "usbank", "deutsche-bank"),
+# unless it is a food bank, a data bank, a rate-comparison site ...
+DEST_BANK = "[a-z0-9-]*bank(?:ing)?[a-z0-9-]*"
+DEST_SENSITIVE += [
+ "contentieux","litige\\w*","juridi\\w*","despido\\w*","despidos","n[oó]minas?","salari\\w*","sueldos?","lohn\\w*","gehalt\\w*",
+ "impuestos?","fiscal\\w*","imp[oô]ts?","steuer\\w*","tax","taxes","tax[-_](?:filings?|docs?|documents?|forms?|prep|cases?)",
+ "arbeitsrecht\\w*","mietrecht\\w*","recht\\w*","k[üu]ndigung\\w*","kuendigung\\w*","abmahnung\\w*","licenciement\\w*","prud\\w*hom\\w*",
+ "personalakte\\w*","pentest\\w*","vuln\\w*","exploit\\w*","red[-_]?team\\w*","appsec","infosec","cyber\\w*","cve","malware",
+ "phishing","threat\\w*","forensic\\w*","siem","alcohol\\w*","sober\\w*","crisis","suicide\\w*","abuse","violence","assault",
+ "survivors?","disciplin\\w*","harass\\w*","bullying","mobbing","discriminat\\w*","retaliation","misconduct","lgbt\\w*","pregnan\\w*","wellbeing","well-being","ombuds\\w*","speak[-_]?up",
+]
+# Topic words anywhere inside a host label ("www.alcoholhelp.example").
+DEST_SUBSTRING = ["health","medic","clinic","therap","psych","lawyer","legal","loan","debt","credit","dating","divorce","rehab","pharma",
+ "cancer","onco","tumor","hospital","doctor","dental","dentist","nurse","alcohol","addict","sober","hotline","crisis","suicid","abuse",
+ "violence","attorney","lawfirm","evict","housing","homeless","bankrupt","insolv","payday","salary","payroll","unemploy","custody",
+ "lgbt","pregnan","fertility","abortion","breach","diabet","alzheimer","autism","arthritis","kidney","mental","anxiety","depress",
+ "bipolar","schizo","epilep","tenantsright","tenantright","tenantsunion","mieterverein","mieterbund"]
+DEST_FORBIDDEN += [
+ "[a-z]?paste(?:bin|ie|s|board)?","pastie","pastebin\\w*","termbin","filebin","mockbin","hookbin","ghostbin","hastebin","postb\\.in",
+ "ngrok\\w*","localtunnel","serveo","localhost\\.run","pagekite","bore\\.pub","telebit","localxpose","tunnelto","tunnelmole","pinggy",
+ "transfer\\.sh","file\\.io","sprunge","temp\\.sh","tmpfiles","catbox","litterbox","gofile","bashupload","uguu","keep\\.sh",
+ "requestbin","requestcatcher","beeceptor","canarytokens","dnslog","ptsv[23]","webhook\\.cool",
+ "instantcheckmate","peoplelooker","\\w*peoplesearch\\w*","people[-_]?search\\w*","people[-_]?finders?","person[-_]?lookup",
+ "background[-_]?checks?","zabasearch","thatsthem","usphonebook","nuwber","clustrmaps","familytreenow","192\\.com","pimeyes",
+ "facecheck","peekyou","ussearch","checkpeople","searchpeoplefree","publicrecords\\w*",
+]
+DEST_REGULATED = [x for x in DEST_REGULATED if x not in DEST_CLINICAL and x not in ("migration", "epic", "medizin\\w*", "patienten\\w*", "pacientes?")]
+# Words that make a government host public information ("api.weather.gov").
+GOV_PUBLIC = ["nps","weather","climate","census","statistics","parks","earthquake","earthquakes","meteo","noaa","usgs","nws","nist","bls",
+ "science","museum","museums","library","archives","metoffice","destatis","insee","fueleconomy","data.gov","data.gov.uk","data.gouv.fr","datos.gob.es"]
+BANK_PUBLIC = ["bankrupt","bankruptcy","bankruptcies","foodbank","food bank","food-bank","databank","bankrate","bank holiday","bank holidays","bankholidays","riverbank","piggybank",
+ "worldbank","world bank","blood bank","bloodbank","west bank","left bank","bankside","bank statement template"]
+
+# Medical word formation: inflammations, surgical procedures, tumours,
+# diseases, drug-name suffixes. One stem covers a whole family of terms the
+# lexicons cannot list ("tendinitis", "cholecystectomy", "atorvastatin").
+MED_SUFFIX_STEMS = [
+ "[A-Za-z]{3,}itis",
+ "[A-Za-z]{2,}ectom(?:y|ies)","[A-Za-z]{2,}ostom(?:y|ies)","[A-Za-z]{3,}oplast(?:y|ies)",
+ "(?:endo|colono|laparo|arthro|broncho|cysto|colpo|gastro|sigmoido|hystero|laryngo)scop(?:y|ies|ic)",
+ "(?:an|leuk|glyc|hypoglyc|hyperglyc|lipid|isch|ur|sept|thalass|bacter|vir|hypox|tox|an)a?emia",
+ "(?:my|neur|arthr|fibromy|cephal|gastr|ot|od|polymy)algia",
+ "(?:melan|carcin|lymph|sarc|gli|blast|myel|aden|lip|fibr|mening|hemangi|glauc|neur|terat|mesotheli|astrocyt)omas?",
+ "(?:thromb|fibr|cirrh|psych|neur|scoli|endometri|tubercul|sten|necr|sarcoid|ket|osteopor|arterioscler|atheroscler|scler|diverticul|mononucle|halit|hidr|cyan)osis",
+ "(?:neuro|cardiomyo|myo|retino|nephro|encephalo|osteo|radiculo)path(?:y|ies)","(?:dys|a)troph(?:y|ies)",
+ "[A-Za-z]{3,}(?:prazole|statins?|pril|sartan|olol|cillin|floxacin|azepam|azolam|oxetine|traline|apine|idone|codone|tidine|afil|gliptin|glutide|formin|thyroxine|triptan|pentin|mycin|isone|olone|cycline|navir|tinib|umab|ximab|zumab|triptyline|ipramine|trigine)",
+]
+SENS_STEMS += MED_SUFFIX_STEMS + [
+ "lithium","ibuprofen","acetaminophen","paracetamol","naproxen","tramadol","morphine","codeine","warfarin","eliquis","xarelto","vyvanse",
+ "wellbutrin","bupropion","trazodone","abilify","lamictal","topiramate","depakote","valproate","ambien","zolpidem","accutane",
+ "isotretinoin","minoxidil","finasteride","mifepristone","misoprostol","paxlovid","tamiflu","albuterol","inhalers?","antibiotics?",
+ "antihistamines?","naloxone","narcan","buprenorphine","estradiol","progesterone","melatonin",
+ "vertigo","gallbladder","gallstones?","a1c","hba1c","utis?","urinary tract infections?","yeast infections?","bladder infections?",
+ "strep throat","hemorrhoids?","haemorrhoids?","ibs","gerd","acid reflux","ulcers?","polyps?","cysts?","fractur\\w*","sprain\\w*",
+ "torn (?:acl|meniscus|ligament|rotator cuff)","broken (?:arm|leg|wrist|ankle|ribs?|bones?|nose|toes?|fingers?|collarbone|hip)",
+ "broke (?:my|his|her) (?:arm|leg|wrist|ankle|ribs?|nose|toe|finger|collarbone|hip)",
+ "(?:chest|back|joint|knee|neck|stomach|abdominal|pelvic|nerve|tooth|ear|shoulder|hip|wrist|period|lower back|chronic|menstrual) pains?",
+ "painkillers?","hopeless(?:ness)?","worthless","can't stop crying","no reason to live","late period","period is (?:\\w+ )?(?:days?|weeks?) late",
+ "blood clots?","palpitations","dizz(?:y|iness)","nausea","vomiting","diarrh(?:o)?ea","constipation","allerg(?:y|ies|ic)",
+ "weight loss surgery","déprimée?s?","deprimid[oa]s?","deprimiert\\w*","bulto en (?:el|la|mi)","arrêter de boire","dejar de beber",
+ "aufhören zu trinken","dolor de (?:pecho|cabeza|espalda|estómago|estomago|muelas|oído|garganta)","douleurs? (?:thoracique|abdominale|dorsale|lombaire|chronique)s?",
+ "mal (?:de dos|de tête|au ventre|de gorge)","[A-Za-zäöüß]*schmerz\\w*","[A-Za-zäöüß]*entzündung\\w*",
+ "cease and desist","small claims","probate","depositions?","defamation","libel","slander","einspruch","strafbefehl\\w*",
+ "passed over for (?:a )?promotion","because of (?:my|her|his|their) (?:age|race|gender|religion|disability|pregnancy|sexuality|skin colou?r|accent|weight|nationality)",
+ "(?:alcohol|opioid|opiate|nicotine|benzo|benzodiazepine|drug|heroin|ssri|antidepressant|caffeine) withdrawal","collection calls?","withhold(?:ing)? (?:the |my )?rent","rent withholding","(?:security |rental )?deposit (?:back|returned|refund\\w*)",
+ "(?:phone|car|location) (?:is )?(?:being )?tracked","opened (?:a |an )?(?:\\w+ )?(?:credit card|account|loan|card) in my name",
+]
+# Words that reveal a health situation only with a first-person or
+# help-seeking framing ("si tengo covid", "ich habe Fieber"): intent stems only.
+TOPIC_STEMS += ["covid\\w*","fever","fevers","fieber","fiebre","fièvre","cough","coughing","husten","toux","flu","grippe","gripe","rash",
+ "pain","pains","dolor","douleurs?","schmerzen","lump","bulto","lumps"]

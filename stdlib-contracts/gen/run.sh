@@ -1,10 +1,15 @@
-cd /tmp/stpcgen && python3 gen.py >/dev/null && python3 build_table.py 2>/dev/null && python3 -c "
-import json;t=json.load(open('/tmp/stpcgen/table.json'));t['destinations']=[];json.dump(t,open('/tmp/stpcgen/table_nodecl.json','w'),ensure_ascii=False)" && python3 -c "
-import sys,json; sys.path.insert(0,'.')
-from events_ho import E
-with open('/tmp/ho.jsonl','w') as f:
-    for tool,args,dest,al,dl,note in E:
-        f.write(json.dumps({'tool':tool,'args':args,'destination':dest,'arg_labels':al,'dest_label':dl,'note':note}, ensure_ascii=False)+'\n')
-"
-echo "=== HO"; python3 evalf1.py /tmp/ho.jsonl | grep -v "^/tmp/stpcgen/table.json\|^   dest" | head -${1:-40}
-echo "=== DEV"; python3 evalf1.py | grep -v "^/tmp/stpcgen/table.json" | head -${2:-40}
+# Regenerate lexicons.stpc and labelers.stpc, put them in the canonical layout,
+# and score them. Needs the labsim helper built once:
+#   cargo build --release --manifest-path /tmp/stpcgen/labsim/Cargo.toml --target-dir /tmp/labsim/target
+set -e
+cd /tmp/stpcgen
+python3 gen.py >/dev/null
+/work/main/target/debug/stpc fmt /work/main/stdlib-contracts/lexicons.stpc /work/main/stdlib-contracts/labelers.stpc
+python3 build_table.py 2>/dev/null
+python3 -c "
+import json;t=json.load(open('/tmp/stpcgen/table.json'));t['destinations']=[];json.dump(t,open('/tmp/stpcgen/table_nodecl.json','w'),ensure_ascii=False)"
+EVAL=/work/main/stdlib-contracts/eval
+python3 score.py $EVAL/labeled_events.jsonl $EVAL/heldout_events.jsonl $EVAL/heldout2_events.jsonl
+python3 probes.py | tail -${1:-15}
+python3 probes_dest.py | tail -${1:-15}
+/tmp/labsim/target/release/labsim /tmp/stpcgen/table.json --sizes | tail -1

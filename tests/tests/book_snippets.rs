@@ -29,6 +29,13 @@
 //! `compiler/tests/explanations.rs` already checks with the checker's rules
 //! (minimal contracts, not fail-closed pipelines).
 
+#![allow(
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    reason = "test helpers read the book and the stdlib; a failure fails the test"
+)]
+
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
@@ -593,4 +600,22 @@ fn the_summary_lists_every_chapter() {
         }
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// `{{#include}}` inside an stpc block brings in the file (or its lines).
+#[test]
+fn includes_in_stpc_blocks_are_resolved() {
+    let dir = std::env::temp_dir().join(format!("stpc-book-include-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    std::fs::write(dir.join("a.stpc"), "line 1\nline 2\nline 3\n").expect("write");
+    let page = dir.join("page.md");
+    std::fs::write(
+        &page,
+        "```stpc\n{{#include a.stpc:2:3}}\n```\n\n    ```stpc\n    {{#include a.stpc}}\n    ```\n",
+    )
+    .expect("write");
+    let found = blocks(&page, "page.md");
+    std::fs::remove_dir_all(&dir).ok();
+    let texts: Vec<&str> = found.iter().map(|b| b.text.as_str()).collect();
+    assert_eq!(texts, ["line 2\nline 3\n", "line 1\nline 2\nline 3\n"]);
 }

@@ -24,6 +24,7 @@ use stpc_runtime::Engine;
 
 const EVENTS: &str = include_str!("../../stdlib-contracts/eval/labeled_events.jsonl");
 const HELDOUT: &str = include_str!("../../stdlib-contracts/eval/heldout_events.jsonl");
+const HELDOUT2: &str = include_str!("../../stdlib-contracts/eval/heldout2_events.jsonl");
 const NAIVE: &str = include_str!("../../stdlib-contracts/policies/naive.stpc");
 
 /// Counts of (gold, predicted) pairs over one label set.
@@ -136,4 +137,9 @@ fn std_labeler_meets_the_quality_floors_on_the_labeled_set() {
 #[test]
 fn std_labeler_meets_the_quality_floors_on_the_heldout_set() {
     assert_floors("heldout_events.jsonl", HELDOUT, 250);
+}
+
+#[test]
+fn std_labeler_meets_the_quality_floors_on_the_second_heldout_set() {
+    assert_floors("heldout2_events.jsonl", HELDOUT2, 80);
 }

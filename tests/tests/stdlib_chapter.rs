@@ -29,6 +29,13 @@
 //! expects (a failing expectation is `stpc test`'s business, and the std
 //! policies' own test suite's).
 
+#![allow(
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    reason = "test helpers read the book and the stdlib; a failure fails the test"
+)]
+
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -566,8 +573,8 @@ fn policy_table(policies: &[Policy]) -> String {
         .collect();
     let mut out = format!(
         "Every policy's pipeline starts with the same {prefix} rules: {}.\n\n\
-         | policy | cuts (`forbid`) | thresholds | audit | its own rules, after the shared ones |\n|---|---|---|---|---|\n",
-        shared.join(" ")
+         | policy | tools allowed | cuts (`forbid`) | thresholds | audit | its own rules, after the shared ones |\n|---|---|---|---|---|---|\n",
+        shared.join(", ")
     );
     for p in policies {
         let c = p.contract();
@@ -591,11 +598,16 @@ fn policy_table(policies: &[Policy]) -> String {
             || "—".into(),
             |sp| format!("`{}`", p.source(sp).trim_start_matches("audit ").trim_end_matches(';')),
         );
+        let tools = if c.tools.len() == p.program.tools.len() {
+            format!("all {}", c.tools.len())
+        } else {
+            code_list(c.tools.iter().filter_map(|t| p.program.tool(*t)).map(|t| t.name.clone()))
+        };
         let rules: Vec<String> = c.rules.iter().skip(prefix).map(|r| format!("`{}`", p.source(r.span))).collect();
         let or_dash = |v: Vec<String>| if v.is_empty() { "—".to_string() } else { v.join("<br>") };
         let _ = writeln!(
             out,
-            "| {header} | {} | {} | {audit} | {} |",
+            "| {header} | {tools} | {} | {} | {audit} | {} |",
             cell(&or_dash(cuts)),
             cell(&or_dash(thresholds)),
             cell(&or_dash(rules))

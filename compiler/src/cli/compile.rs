@@ -34,8 +34,13 @@ pub(crate) struct CompileArgs {
 }
 
 fn parse_param(s: &str) -> Result<(String, f64), String> {
-    let (name, value) = s.split_once('=').ok_or_else(|| format!("expected NAME=VALUE, found `{s}`"))?;
-    let value: f64 = value.trim().parse().map_err(|_| format!("`{value}` is not a number"))?;
+    let (name, value) = s
+        .split_once('=')
+        .ok_or_else(|| format!("expected NAME=VALUE, found `{s}`"))?;
+    let value: f64 = value
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{value}` is not a number"))?;
     if !value.is_finite() {
         return Err(format!("`{value}` is not a finite number"));
     }
@@ -58,9 +63,14 @@ pub(crate) fn run(global: &Global, args: CompileArgs) -> Outcome {
             return Outcome::Failure;
         }
     };
-    let options = CompileOptions { contract: args.contract, params: args.params };
+    let options = CompileOptions {
+        contract: args.contract,
+        params: args.params,
+    };
     let table = match root {
-        Some(id) => stpc_compiler::compile(&mut map, &[id], &mut read_file, &options, &mut diagnostics),
+        Some(id) => {
+            stpc_compiler::compile(&mut map, &[id], &mut read_file, &options, &mut diagnostics)
+        }
         None => None,
     };
     if !args.deny.is_empty() {

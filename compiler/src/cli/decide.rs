@@ -93,11 +93,14 @@ pub(crate) fn table_or_contract(
         output::fail(global, &m);
         Outcome::Failure
     })?;
-    let is_table = path.ends_with(".json")
-        || bytes.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{');
+    let is_table =
+        path.ends_with(".json") || bytes.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{');
     if is_table {
         return Table::from_json(&bytes).map_err(|e| {
-            output::fail(global, &format!("cannot load table `{}`: {e}", display(path)));
+            output::fail(
+                global,
+                &format!("cannot load table `{}`: {e}", display(path)),
+            );
             Outcome::Failure
         });
     }
@@ -128,14 +131,21 @@ pub(crate) fn table_or_contract(
 /// A monitor over the table with a stub for every declared substitute (the
 /// CLI has no real ones: the stub's result names the substitute).
 fn monitor(table: Table, audit: Option<&str>) -> Result<Monitor, String> {
-    let engine = Engine::new(Arc::new(table)).map_err(|e| format!("cannot compile the table: {e}"))?;
+    let engine =
+        Engine::new(Arc::new(table)).map_err(|e| format!("cannot compile the table: {e}"))?;
     let sink: Box<dyn AuditSink + Send> = match audit {
         Some(path) => Box::new(
-            JsonLinesSink::open(path).map_err(|e| format!("cannot open audit file `{path}`: {e}"))?,
+            JsonLinesSink::open(path)
+                .map_err(|e| format!("cannot open audit file `{path}`: {e}"))?,
         ),
         None => Box::new(Discard),
     };
-    let names: Vec<String> = engine.table().substitutes.iter().map(|s| s.name.clone()).collect();
+    let names: Vec<String> = engine
+        .table()
+        .substitutes
+        .iter()
+        .map(|s| s.name.clone())
+        .collect();
     let mut m = Monitor::with_engine(Arc::new(engine), sink);
     for name in names {
         let n = name.clone();
@@ -183,10 +193,17 @@ impl Session {
             .enumerate()
             .map(|(i, b)| self.monitor.budget_used(i).is_none_or(|u| u >= b.limit))
             .collect();
-        let field_refs: Vec<(&str, u32)> = labels.fields.iter().map(|(f, l)| (f.as_str(), *l)).collect();
+        let field_refs: Vec<(&str, u32)> = labels
+            .fields
+            .iter()
+            .map(|(f, l)| (f.as_str(), *l))
+            .collect();
         let q = event::query(ev, &labels, &field_refs, &budgets);
         let cell = engine.decider().decide(&q);
-        let decided = self.monitor.submit(ev.proposed()).map_err(|e| e.to_string())?;
+        let decided = self
+            .monitor
+            .submit(ev.proposed())
+            .map_err(|e| e.to_string())?;
         let mut out = self.describe(decided, cell.cell, cell.rule_id)?;
         if let Value::Object(m) = &mut out {
             // Fields a REWRITE changed: names only.
@@ -209,7 +226,12 @@ impl Session {
 
     /// The JSON of a decision; dispatches a ticket (and completes it) so the
     /// audit trail is whole.
-    fn describe(&mut self, decided: Decided, cell: Option<u32>, cell_rule: u32) -> Result<Value, String> {
+    fn describe(
+        &mut self,
+        decided: Decided,
+        cell: Option<u32>,
+        cell_rule: u32,
+    ) -> Result<Value, String> {
         let action = decided.action();
         let rule_id = decided.rule_id();
         let rule_name = decided.rule_name().to_owned();
@@ -262,12 +284,17 @@ impl Session {
 
 fn print_line(v: &Value) -> bool {
     let mut stdout = std::io::stdout().lock();
-    writeln!(stdout, "{v}").and_then(|()| stdout.flush()).is_ok()
+    writeln!(stdout, "{v}")
+        .and_then(|()| stdout.flush())
+        .is_ok()
 }
 
 pub(crate) fn run(global: &Global, args: DecideArgs) -> Outcome {
     if args.event.as_deref() == Some("-") && args.table == "-" {
-        output::fail(global, "the table and the event cannot both be read from standard input");
+        output::fail(
+            global,
+            "the table and the event cannot both be read from standard input",
+        );
         return Outcome::Failure;
     }
     let table = match load_table(&args.table) {
@@ -284,14 +311,17 @@ pub(crate) fn run(global: &Global, args: DecideArgs) -> Outcome {
             return Outcome::Failure;
         }
     };
-    let mut session = Session { monitor, task: None };
+    let mut session = Session {
+        monitor,
+        task: None,
+    };
     if args.stream {
         return stream(global, &mut session, args.event.as_deref().unwrap_or("-"));
     }
     let path = args.event.as_deref().unwrap_or("-");
-    let text = match read_input(path).and_then(|b| {
-        String::from_utf8(b).map_err(|_| format!("`{path}` is not UTF-8"))
-    }) {
+    let text = match read_input(path)
+        .and_then(|b| String::from_utf8(b).map_err(|_| format!("`{path}` is not UTF-8")))
+    {
         Ok(t) => t,
         Err(message) => {
             output::fail(global, &message);
@@ -364,7 +394,9 @@ fn stream(global: &Global, session: &mut Session, path: &str) -> Outcome {
                 .ensure_task(session.task.clone().as_deref())
                 .and_then(|()| session.monitor.abandon(&branch).map_err(|e| e.to_string()))
                 .map(|dropped| vec![json!({"abandoned": branch, "dropped": dropped})]),
-            None => EventInput::parse(line).and_then(|ev| session.decide(&ev)).map(|v| vec![v]),
+            None => EventInput::parse(line)
+                .and_then(|ev| session.decide(&ev))
+                .map(|v| vec![v]),
         };
         match results {
             Ok(values) => {

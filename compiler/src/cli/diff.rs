@@ -38,11 +38,18 @@ fn marker(d: Direction) -> &'static str {
 }
 
 fn human(d: &Diff, old: &str, new: &str) -> String {
-    let mut s = format!("--- OLD {old} (contract `{}`)\n+++ NEW {new} (contract `{}`)\n", d.old_contract, d.new_contract);
+    let mut s = format!(
+        "--- OLD {old} (contract `{}`)\n+++ NEW {new} (contract `{}`)\n",
+        d.old_contract, d.new_contract
+    );
     if d.changes.is_empty() {
         s.push_str("no point of the decision domain changes action\n");
     } else {
-        let points: u128 = d.changes.iter().map(|c| c.points).fold(0, u128::saturating_add);
+        let points: u128 = d
+            .changes
+            .iter()
+            .map(|c| c.points)
+            .fold(0, u128::saturating_add);
         s.push_str(&format!(
             "{} region(s) change action ({points} point(s) of the domain), {} weakening(s)\n",
             d.changes.len(),

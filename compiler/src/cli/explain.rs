@@ -48,7 +48,8 @@ pub(crate) fn run(global: &Global, args: ExplainArgs) -> Outcome {
 
 fn read_text(path: &str) -> Result<String, String> {
     if path == "-" {
-        std::io::read_to_string(std::io::stdin()).map_err(|e| format!("cannot read standard input: {e}"))
+        std::io::read_to_string(std::io::stdin())
+            .map_err(|e| format!("cannot read standard input: {e}"))
     } else {
         std::fs::read_to_string(path).map_err(|e| format!("cannot read `{path}`: {e}"))
     }
@@ -56,7 +57,9 @@ fn read_text(path: &str) -> Result<String, String> {
 
 fn explain_event(global: &Global, table_path: &str, event_path: &str) -> Outcome {
     let result = decide::load_table(table_path)
-        .and_then(|t| Engine::new(Arc::new(t)).map_err(|e| format!("cannot compile the table: {e}")))
+        .and_then(|t| {
+            Engine::new(Arc::new(t)).map_err(|e| format!("cannot compile the table: {e}"))
+        })
         .and_then(|engine| {
             let ev = EventInput::parse(&read_text(event_path)?)?;
             event::explain(&engine, &ev)
@@ -79,7 +82,10 @@ fn explain_event(global: &Global, table_path: &str, event_path: &str) -> Outcome
 /// The explanation as text: the decision, then the point.
 fn human(x: &Explanation) -> String {
     let mut s = String::new();
-    let cell = x.cell.map_or_else(|| "no cell (failed closed)".to_owned(), |c| format!("cell {c}"));
+    let cell = x.cell.map_or_else(
+        || "no cell (failed closed)".to_owned(),
+        |c| format!("cell {c}"),
+    );
     s.push_str(&format!(
         "{} by rule {} `{}` ({cell} of contract `{}`)\n",
         x.action.to_ascii_uppercase(),
@@ -88,14 +94,22 @@ fn human(x: &Explanation) -> String {
         x.contract
     ));
     if !x.transforms.is_empty() {
-        s.push_str(&format!("  rewrite using {}\n", x.transforms.join(", then ")));
+        s.push_str(&format!(
+            "  rewrite using {}\n",
+            x.transforms.join(", then ")
+        ));
     }
     if x.action == "shadow" {
-        let sub = x.substitute.clone().unwrap_or_else(|| "the tool's own substitute".to_owned());
+        let sub = x
+            .substitute
+            .clone()
+            .unwrap_or_else(|| "the tool's own substitute".to_owned());
         s.push_str(&format!("  shadow with {sub}\n"));
     }
     if let Some(why) = &x.invalid {
-        s.push_str(&format!("  the event could not be placed in the domain: {why}\n"));
+        s.push_str(&format!(
+            "  the event could not be placed in the domain: {why}\n"
+        ));
     }
     if !x.coordinates.is_empty() {
         s.push_str("point (* = tested by the decision diagram on the way to the cell):\n");

@@ -41,7 +41,10 @@ fn quote(s: &str) -> String {
 
 /// The Hasse diagram of a lattice: an edge for each covering pair.
 pub(crate) fn lattice_dot(p: &hir::Program, l: &hir::Lattice) -> String {
-    let mut s = format!("digraph {} {{\n  rankdir=BT;\n  node [shape=box];\n", quote(&l.name));
+    let mut s = format!(
+        "digraph {} {{\n  rankdir=BT;\n  node [shape=box];\n",
+        quote(&l.name)
+    );
     for id in &l.labels {
         s.push_str(&format!("  {};\n", quote(p.label_name(*id))));
     }
@@ -50,7 +53,11 @@ pub(crate) fn lattice_dot(p: &hir::Program, l: &hir::Lattice) -> String {
         for b in &l.labels {
             let covers = lt(*a, *b) && !l.labels.iter().any(|m| lt(*a, *m) && lt(*m, *b));
             if covers {
-                s.push_str(&format!("  {} -> {};\n", quote(p.label_name(*a)), quote(p.label_name(*b))));
+                s.push_str(&format!(
+                    "  {} -> {};\n",
+                    quote(p.label_name(*a)),
+                    quote(p.label_name(*b))
+                ));
             }
         }
     }
@@ -60,7 +67,10 @@ pub(crate) fn lattice_dot(p: &hir::Program, l: &hir::Lattice) -> String {
 
 /// The decision diagram: branches named by dimension, leaves by action and rule.
 pub(crate) fn diagram_dot(t: &Table) -> String {
-    let mut s = format!("digraph {} {{\n  node [fontname=\"monospace\"];\n", quote(&t.contract));
+    let mut s = format!(
+        "digraph {} {{\n  node [fontname=\"monospace\"];\n",
+        quote(&t.contract)
+    );
     for (i, n) in t.diagram.nodes.iter().enumerate() {
         match n {
             Node::Leaf { cell } => {
@@ -68,29 +78,52 @@ pub(crate) fn diagram_dot(t: &Table) -> String {
                     || "?".to_owned(),
                     |c| format!("{}\\n{}", c.action.as_str(), c.rule_name.replace('"', "'")),
                 );
-                s.push_str(&format!("  n{i} [shape=box, style=rounded, label=\"{label}\"];\n"));
+                s.push_str(&format!(
+                    "  n{i} [shape=box, style=rounded, label=\"{label}\"];\n"
+                ));
             }
             Node::Branch { dim, children } => {
                 let dim = t.dimensions.get(usize::from(*dim));
                 let name = dim.map_or("?".to_owned(), |d| match &d.kind {
-                    stpc_runtime::table::DimensionKind::FieldLabel { field } => format!("args.{field}"),
+                    stpc_runtime::table::DimensionKind::FieldLabel { field } => {
+                        format!("args.{field}")
+                    }
                     stpc_runtime::table::DimensionKind::Budget { budget } => {
-                        format!("budget {}", t.budgets.get(*budget as usize).map_or("?", |b| b.name.as_str()))
+                        format!(
+                            "budget {}",
+                            t.budgets
+                                .get(*budget as usize)
+                                .map_or("?", |b| b.name.as_str())
+                        )
                     }
                     k => serde_json::to_value(k)
                         .ok()
                         .and_then(|v| v.get("dim").and_then(|d| d.as_str().map(str::to_owned)))
                         .unwrap_or_default(),
                 });
-                s.push_str(&format!("  n{i} [shape=ellipse, label={}];\n", quote(&name)));
+                s.push_str(&format!(
+                    "  n{i} [shape=ellipse, label={}];\n",
+                    quote(&name)
+                ));
                 let mut edges: BTreeMap<u32, Vec<&str>> = BTreeMap::new();
                 for (v, c) in children.iter().enumerate() {
-                    let value = dim.and_then(|d| d.values.get(v)).map_or("?", String::as_str);
+                    let value = dim
+                        .and_then(|d| d.values.get(v))
+                        .map_or("?", String::as_str);
                     edges.entry(*c).or_default().push(value);
                 }
                 for (c, values) in edges {
                     let label = if values.len() > 6 {
-                        format!("{} | ... ({} values)", values.iter().take(5).copied().collect::<Vec<_>>().join(" | "), values.len())
+                        format!(
+                            "{} | ... ({} values)",
+                            values
+                                .iter()
+                                .take(5)
+                                .copied()
+                                .collect::<Vec<_>>()
+                                .join(" | "),
+                            values.len()
+                        )
                     } else {
                         values.join(" | ")
                     };
@@ -126,14 +159,26 @@ pub(crate) fn run(global: &Global, args: GraphArgs) -> Outcome {
             None => {
                 let names: Vec<&str> = program.lattices.iter().map(|l| l.name.as_str()).collect();
                 output::emit(global, &map, &diagnostics.sorted());
-                output::fail(global, &format!("no lattice named `{name}`; the lattices are {}", names.join(", ")));
+                output::fail(
+                    global,
+                    &format!(
+                        "no lattice named `{name}`; the lattices are {}",
+                        names.join(", ")
+                    ),
+                );
                 return Outcome::Failure;
             }
         }
     } else {
-        stpc_compiler::lower::select(&program, &[root], args.contract.as_deref(), &[], &mut diagnostics)
-            .and_then(|c| stpc_compiler::lower::lower(&program, &c, &mut diagnostics))
-            .map(|t| diagram_dot(&t))
+        stpc_compiler::lower::select(
+            &program,
+            &[root],
+            args.contract.as_deref(),
+            &[],
+            &mut diagnostics,
+        )
+        .and_then(|c| stpc_compiler::lower::lower(&program, &c, &mut diagnostics))
+        .map(|t| diagram_dot(&t))
     };
     output::emit(global, &map, &diagnostics.sorted());
     match dot {

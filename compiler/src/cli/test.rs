@@ -34,7 +34,10 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
     let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)?
         .filter_map(Result::ok)
         .map(|e| e.path())
-        .filter(|p| !p.file_name().is_some_and(|n| n.to_string_lossy().starts_with('.')))
+        .filter(|p| {
+            !p.file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with('.'))
+        })
         .collect();
     entries.sort();
     for p in entries {
@@ -77,12 +80,23 @@ fn expected_text(o: &TestOutcome) -> String {
 }
 
 fn got_text(o: &TestOutcome) -> String {
-    let cell = o.cell.map_or_else(|| "no cell: failed closed".to_owned(), |c| format!("cell {c}"));
-    format!("{} by rule {} `{}` ({cell})", o.action.as_str(), o.rule_id, o.rule_name)
+    let cell = o.cell.map_or_else(
+        || "no cell: failed closed".to_owned(),
+        |c| format!("cell {c}"),
+    );
+    format!(
+        "{} by rule {} `{}` ({cell})",
+        o.action.as_str(),
+        o.rule_id,
+        o.rule_name
+    )
 }
 
 fn labels_text(o: &TestOutcome) -> String {
-    let mut parts = vec![format!("args {}", o.labels.args), format!("destination {}", o.labels.destination)];
+    let mut parts = vec![
+        format!("args {}", o.labels.args),
+        format!("destination {}", o.labels.destination),
+    ];
     parts.extend(o.labels.fields.iter().map(|(f, l)| format!("{f}: {l}")));
     parts.join(", ")
 }
@@ -214,7 +228,9 @@ pub(crate) fn run(global: &Global, args: TestArgs) -> Outcome {
             diagnostics.extend(file_diagnostics.sorted());
             continue;
         }
-        let name = map.get(root).map_or_else(|| path.clone(), |f| f.name().to_owned());
+        let name = map
+            .get(root)
+            .map_or_else(|| path.clone(), |f| f.name().to_owned());
         for contract in program.contracts.iter().filter(|c| c.span.file == root) {
             let options = CompileOptions {
                 contract: Some(contract.name.clone()),
@@ -227,7 +243,11 @@ pub(crate) fn run(global: &Global, args: TestArgs) -> Outcome {
                 Some(t) if !errors => t,
                 _ => {
                     broken += 1;
-                    diagnostics.extend(cd.sorted().into_iter().filter(|d| d.severity == stpc_compiler::Severity::Error));
+                    diagnostics.extend(
+                        cd.sorted()
+                            .into_iter()
+                            .filter(|d| d.severity == stpc_compiler::Severity::Error),
+                    );
                     continue;
                 }
             };
@@ -243,7 +263,10 @@ pub(crate) fn run(global: &Global, args: TestArgs) -> Outcome {
                         }),
                 ),
                 Err(e) => {
-                    output::fail(global, &format!("cannot load the table of `{}`: {e}", contract.name));
+                    output::fail(
+                        global,
+                        &format!("cannot load the table of `{}`: {e}", contract.name),
+                    );
                     return Outcome::Failure;
                 }
             }
@@ -297,13 +320,20 @@ fn print_human(map: &SourceMap, ran: &[Ran], failed: &[&Ran], passed: usize, bro
         println!("\nfailures:");
         for r in failed {
             let (line, col) = line_of(map, r.outcome.span);
-            println!("\n---- {}:{line}:{col} {} \"{}\" ----", r.file, r.contract, r.outcome.name);
+            println!(
+                "\n---- {}:{line}:{col} {} \"{}\" ----",
+                r.file, r.contract, r.outcome.name
+            );
             println!("  expected: {}", expected_text(&r.outcome));
             println!("  got:      {}", got_text(&r.outcome));
             println!("  labels:   {}", labels_text(&r.outcome));
         }
     }
-    let status = if failed.is_empty() && broken == 0 { "ok" } else { "FAILED" };
+    let status = if failed.is_empty() && broken == 0 {
+        "ok"
+    } else {
+        "FAILED"
+    };
     let broken = if broken > 0 {
         format!("; {broken} file(s) or contract(s) did not compile")
     } else {

@@ -1,18 +1,21 @@
-//! Putting comments back: attach each one to a line of the layout, then
+//! Putting comments back: attach each one to a unit of the layout, then
 //! render the layout with them.
 //!
-//! Each comment from [`crate::syntax::trivia`] is attached by position
-//! (Gleam's `extra.rs` approach), in this order of preference:
+//! A unit is what [`super::layout`] pairs with a source range: a
+//! statement (possibly printed over several lines), a block header, a
+//! closing `}` or a row of a braced list. Each comment from
+//! [`crate::syntax::trivia`] is attached by position (Gleam's `extra.rs`
+//! approach), in this order of preference:
 //!
-//! 1. **Inside a line's source** (between a statement's first and last
-//!    byte, or in a block header before its `{`): the line is printed on
-//!    one line, so there is no place for the comment inside it. It becomes
-//!    a leading comment of that line, on its own line above it.
-//! 2. **At the end of a source line, after a line's code**
-//!    (`tools a; // why`): a trailing comment of the last line that started
-//!    before it, kept at the end of that line.
+//! 1. **Inside a unit's source** (between a statement's first and last
+//!    byte, or in a block header before its `{`): the printer lays the
+//!    unit out by itself, so there is no place for the comment inside it.
+//!    It becomes a leading comment of that unit, on its own line above it.
+//! 2. **At the end of a source line, after a unit's code**
+//!    (`tools a; // why`): a trailing comment of the last unit that
+//!    started before it, kept at the end of that unit's last line.
 //! 3. **Otherwise** (on its own line, or followed by more code on its
-//!    line): a leading comment of the next line, indented like it; before
+//!    line): a leading comment of the next unit, indented like it; before
 //!    a block's `}` it is indented one level deeper, as the block's last
 //!    content. Comments after the last item stay at the end of the file.
 //!

@@ -11,12 +11,13 @@
 //! statement, and a closing `}`; a test is its header, the `call`, the
 //! event clauses as one unit, `expect` and `}`; a contract puts a blank
 //! line around `decide` and `test` blocks; a lattice, enum, channels or
-//! lexicon that does not fit on one line is a block of the rows
-//! [`print::block_rows`] chose) and pairs each unit with the byte range of
-//! the source it came from. The blank lines between items are read off
-//! `print` itself. If the printer's structure ever drifts from this
-//! description, the unit counts disagree and formatting stops with an
-//! internal error instead of misplacing comments.
+//! lexicon that does not fit on one line, or holds a comment, is a block
+//! of the rows [`print::block_rows`] chose) and pairs each unit with the
+//! byte range of the source it came from. The blank lines between items follow
+//! [`print::separated`], the printer's own rule. If the printer's
+//! structure ever drifts from this description, the unit counts disagree
+//! and formatting stops with an internal error instead of misplacing
+//! comments.
 
 use super::scan;
 use crate::source::{Loc, Span};

@@ -8,18 +8,26 @@
 //! ```
 //!
 //! **Layout.** There is exactly one layout, the canonical printer's
-//! ([`crate::syntax::print`]); there are no options. The formatter does
-//! not print anything itself: it asks the printer for each item's lines and
-//! pairs them with the source they came from ([`layout`]), so a file with
-//! no comments formats to exactly `print(parse(text))`, and a change to the
-//! printer is a change to `stpc fmt`.
+//! ([`crate::syntax::print`], whose module docs state the rules: 4-space
+//! indentation, 100 columns, hanging-indent name lists, filled lexicon
+//! rows, rules broken before `when`); there are no options. The formatter
+//! does not print anything itself: it asks the printer for each item's
+//! *units* (a statement, header, closing brace or row, possibly over
+//! several lines) and pairs them with the source they came from
+//! ([`layout`]), so a file with no comments formats to exactly
+//! `print(parse(text))`, and a change to the printer is a change to
+//! `stpc fmt`.
 //!
 //! **Comments.** The grammar skips comments; [`crate::syntax::trivia`]
 //! finds them again with their spans, and [`comments`] attaches each to
-//! the line it precedes or ends (see there for the rules). No comment is
+//! the unit it precedes or ends (see there for the rules). No comment is
 //! ever dropped: one that cannot stay where it was, such as a comment in the
-//! middle of a statement the printer puts on one line, moves to its own
-//! line above that statement.
+//! middle of a statement, moves to its own line above that statement. The
+//! one place where comments shape the layout is a braced list (enum,
+//! channels, lattice, lexicon): a comment between its braces makes it a
+//! block and starts a new row at the entry after the comment, so a
+//! comment heading a group of lexicon entries stays with that group
+//! (rustfmt does the same for a list with comments).
 //!
 //! **Safety net** (Cedar's formatter does the same). Before returning, the
 //! output is parsed again; if its AST differs from the input's, or the
@@ -28,11 +36,12 @@
 //! (`format(format(x)) == format(x)`) is a tested property rather than a
 //! run-time check.
 //!
-//! Alternatives rejected: a document-algebra pretty printer with width-
-//! driven line breaking (Wadler/Gleam style) would be a second layout to
-//! keep in step with the printer, and the language's statements are short;
-//! re-lexing the source and re-indenting tokens would keep user layout that
-//! the canonical printer deliberately normalises.
+//! Alternatives rejected: a general document-algebra pretty printer
+//! (Wadler/Gleam style) would be a second layout to keep in step with the
+//! printer; the printer's few width decisions (fill a list, break a rule
+//! before `when`, one `call` argument per line) are direct code instead.
+//! Re-lexing the source and re-indenting tokens would keep user layout
+//! that the canonical printer deliberately normalises.
 
 mod comments;
 mod layout;

@@ -194,3 +194,70 @@ fn the_safety_net_refuses_a_changed_ast_or_a_lost_comment() {
     let broken = super::verify(FileId(0), &ast, &comments, "contract c {");
     assert_eq!(broken.unwrap_err().code, Code::E0900);
 }
+
+#[test]
+fn runs_of_one_line_items_of_a_kind_stay_together() {
+    let src = "use a;\nuse b::{c, d};\nobserver o external sees x;\nobserver p internal sees y;\n\
+               enum A { a }\nenum B { b }\nlattice L { a < b }\nlexicon l { \"x\" }\n";
+    assert_eq!(
+        fmt(src),
+        "use a;\nuse b::{c, d};\n\nobserver o external sees x;\nobserver p internal sees y;\n\n\
+         enum A { a }\nenum B { b }\n\nlattice L { a < b }\n\nlexicon l { \"x\" }\n"
+    );
+}
+
+#[test]
+fn a_wrapped_statement_keeps_its_trailing_comment_and_hoists_inner_ones() {
+    let src =
+        "contract c {\n    tools aaaaaaaaaa, bbbbbbbbbb, /* inner */ cccccccccc, dddddddddd, \
+               eeeeeeeeee, ffffffffff, gggggggggg, hhhhhhhhhh; // why\n}\n";
+    assert_eq!(
+        fmt(src),
+        "contract c {\n    /* inner */\n    tools aaaaaaaaaa, bbbbbbbbbb, cccccccccc, dddddddddd, \
+         eeeeeeeeee, ffffffffff, gggggggggg,\n        hhhhhhhhhh; // why\n}\n"
+    );
+}
+
+#[test]
+fn a_comment_in_a_lexicon_starts_a_new_row() {
+    let src = "lexicon l {\n    // English\n    \"a\" => \"b\", \"c\",\n    // German\n    \"d\", \"e\"\n}\n";
+    assert_eq!(
+        fmt(src),
+        "lexicon l {\n    // English\n    \"a\" => \"b\", \"c\",\n    // German\n    \"d\", \"e\",\n}\n"
+    );
+    // Without the comments the same lexicon fits on one line.
+    assert_eq!(
+        fmt("lexicon l { \"a\" => \"b\", \"c\", \"d\", \"e\" }\n"),
+        "lexicon l { \"a\" => \"b\", \"c\", \"d\", \"e\" }\n"
+    );
+}
+
+#[test]
+fn long_rules_break_before_the_guard_and_long_calls_take_a_line_per_argument() {
+    let src = "contract c { decide { long_rule_name: rewrite using generic_query, redact_person \
+               when args >= sensitive and destination external; allow; } \
+               test \"t\" { call transfer(from_account: \"ACC-0042117\", to_iban: \"DE89 3704 0044 0532\", \
+               amount: 950, reference: \"rent\") to bank speculative confidence 0.9 expect block; } }\n";
+    assert_eq!(
+        fmt(src),
+        r#"contract c {
+    decide {
+        long_rule_name: rewrite using generic_query, redact_person
+            when args >= sensitive and destination external;
+        allow;
+    }
+
+    test "t" {
+        call transfer(
+            from_account: "ACC-0042117",
+            to_iban: "DE89 3704 0044 0532",
+            amount: 950,
+            reference: "rent",
+        )
+            to bank speculative confidence 0.9
+        expect block;
+    }
+}
+"#
+    );
+}

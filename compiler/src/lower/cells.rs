@@ -12,7 +12,9 @@ use stpc_runtime::table as t;
 
 /// The display name of rule `i` (0-based) of a pipeline.
 pub fn rule_name(rule: &hir::Rule, i: usize) -> String {
-    rule.name.clone().unwrap_or_else(|| format!("rule#{}", i + 1))
+    rule.name
+        .clone()
+        .unwrap_or_else(|| format!("rule#{}", i + 1))
 }
 
 /// The cells for `cell_rules` (rule index per cell).
@@ -25,12 +27,24 @@ pub(crate) fn cells(c: &hir::Contract, ix: &Index, cell_rules: &[u32]) -> Vec<t:
                 hir::Action::Allow => (t::Action::Allow, Vec::new(), None),
                 hir::Action::Block => (t::Action::Block, Vec::new(), None),
                 hir::Action::Defer => (t::Action::Defer, Vec::new(), None),
-                hir::Action::Rewrite(ts) => {
-                    (t::Action::Rewrite, ts.iter().filter_map(|x| ix.transform(*x)).collect(), None)
-                }
-                hir::Action::Shadow(s) => (t::Action::Shadow, Vec::new(), s.and_then(|s| ix.substitute(s))),
+                hir::Action::Rewrite(ts) => (
+                    t::Action::Rewrite,
+                    ts.iter().filter_map(|x| ix.transform(*x)).collect(),
+                    None,
+                ),
+                hir::Action::Shadow(s) => (
+                    t::Action::Shadow,
+                    Vec::new(),
+                    s.and_then(|s| ix.substitute(s)),
+                ),
             };
-            t::Cell { action, transforms, substitute, rule_id: id, rule_name: rule_name(rule, id as usize) }
+            t::Cell {
+                action,
+                transforms,
+                substitute,
+                rule_id: id,
+                rule_name: rule_name(rule, id as usize),
+            }
         })
         .collect()
 }

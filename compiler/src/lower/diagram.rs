@@ -69,7 +69,13 @@ pub(crate) fn build(domain: &Domain, rules: Vec<(u32, Expr)>) -> Result<Built, N
         cell_rules: Vec::new(),
     };
     let root = b.build(normalise(rules))?;
-    Ok(Built { diagram: Diagram { root, nodes: b.nodes }, cell_rules: b.cell_rules })
+    Ok(Built {
+        diagram: Diagram {
+            root,
+            nodes: b.nodes,
+        },
+        cell_rules: b.cell_rules,
+    })
 }
 
 /// Drops false rules and everything after the first true one.
@@ -122,10 +128,19 @@ impl Builder<'_> {
             return Ok(*id);
         }
         // INVARIANT: the first rule is not constant, so some guard reads a dimension.
-        let dim = residual.iter().filter_map(|(_, e)| e.min_dim()).min().ok_or(NoRule)?;
+        let dim = residual
+            .iter()
+            .filter_map(|(_, e)| e.min_dim())
+            .min()
+            .ok_or(NoRule)?;
         let mut children = Vec::with_capacity(self.domain.size(usize::from(dim)));
         for v in 0..self.domain.size(usize::from(dim)) {
-            let next = normalise(residual.iter().map(|(id, e)| (*id, e.restrict(dim, v))).collect());
+            let next = normalise(
+                residual
+                    .iter()
+                    .map(|(id, e)| (*id, e.restrict(dim, v)))
+                    .collect(),
+            );
             children.push(self.build(next)?);
         }
         let id = match children.first() {

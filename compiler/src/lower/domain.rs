@@ -83,7 +83,10 @@ impl Domain {
 
     /// Index of the field_label dimension of `field`.
     pub(crate) fn field_dim(&self, field: &str) -> Option<usize> {
-        self.fields.iter().position(|f| f == field).map(|i| BUDGETS + self.budgets + i)
+        self.fields
+            .iter()
+            .position(|f| f == field)
+            .map(|i| BUDGETS + self.budgets + i)
     }
 
     /// A representative confidence of interval `i`: its lower end (`-inf`
@@ -99,11 +102,16 @@ impl Domain {
     /// The table's dimension list.
     pub(crate) fn dimensions(&self, p: &hir::Program) -> Vec<Dimension> {
         let labels = |l: Option<&hir::Lattice>| -> Vec<String> {
-            l.map(|l| l.labels.iter().map(|id| p.label_name(*id).to_owned()).collect::<Vec<_>>())
-                .unwrap_or_default()
-                .into_iter()
-                .chain([MISSING.to_owned()])
-                .collect()
+            l.map(|l| {
+                l.labels
+                    .iter()
+                    .map(|id| p.label_name(*id).to_owned())
+                    .collect::<Vec<_>>()
+            })
+            .unwrap_or_default()
+            .into_iter()
+            .chain([MISSING.to_owned()])
+            .collect()
         };
         let arg_values = labels(p.args());
         let mut dims = vec![
@@ -121,23 +129,46 @@ impl Domain {
                 values: self
                     .dests
                     .iter()
-                    .map(|d| p.destination(*d).map_or("?", |d| d.name.as_str()).to_owned())
+                    .map(|d| {
+                        p.destination(*d)
+                            .map_or("?", |d| d.name.as_str())
+                            .to_owned()
+                    })
                     .chain([UNKNOWN.to_owned()])
                     .collect(),
             },
-            Dimension { kind: DimensionKind::Mode, values: p.modes.iter().map(|m| m.name.clone()).collect() },
-            Dimension { kind: DimensionKind::ArgLabel, values: arg_values.clone() },
-            Dimension { kind: DimensionKind::DestLabel, values: labels(p.dests()) },
-            Dimension { kind: DimensionKind::Confidence { cuts: self.cuts.clone() }, values: self.interval_names() },
+            Dimension {
+                kind: DimensionKind::Mode,
+                values: p.modes.iter().map(|m| m.name.clone()).collect(),
+            },
+            Dimension {
+                kind: DimensionKind::ArgLabel,
+                values: arg_values.clone(),
+            },
+            Dimension {
+                kind: DimensionKind::DestLabel,
+                values: labels(p.dests()),
+            },
+            Dimension {
+                kind: DimensionKind::Confidence {
+                    cuts: self.cuts.clone(),
+                },
+                values: self.interval_names(),
+            },
         ];
         for b in 0..self.budgets {
             dims.push(Dimension {
-                kind: DimensionKind::Budget { budget: u32::try_from(b).unwrap_or(u32::MAX) },
+                kind: DimensionKind::Budget {
+                    budget: u32::try_from(b).unwrap_or(u32::MAX),
+                },
                 values: vec!["available".to_owned(), "exhausted".to_owned()],
             });
         }
         for f in &self.fields {
-            dims.push(Dimension { kind: DimensionKind::FieldLabel { field: f.clone() }, values: arg_values.clone() });
+            dims.push(Dimension {
+                kind: DimensionKind::FieldLabel { field: f.clone() },
+                values: arg_values.clone(),
+            });
         }
         dims
     }
@@ -148,7 +179,15 @@ impl Domain {
             .chain(self.cuts.iter().map(|c| format!("{c}")))
             .chain(["+inf".to_owned()])
             .collect();
-        ends.windows(2).map(|w| format!("[{}, {})", w.first().map_or("", String::as_str), w.get(1).map_or("", String::as_str))).collect()
+        ends.windows(2)
+            .map(|w| {
+                format!(
+                    "[{}, {})",
+                    w.first().map_or("", String::as_str),
+                    w.get(1).map_or("", String::as_str)
+                )
+            })
+            .collect()
     }
 }
 

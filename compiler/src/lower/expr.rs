@@ -30,12 +30,17 @@ impl Set {
                 }
             }
         }
-        Set { words, len: u32::try_from(len).unwrap_or(u32::MAX) }
+        Set {
+            words,
+            len: u32::try_from(len).unwrap_or(u32::MAX),
+        }
     }
 
     /// Whether `v` is in the set.
     pub(crate) fn contains(&self, v: usize) -> bool {
-        self.words.get(v / 64).is_some_and(|w| w & (1 << (v % 64)) != 0)
+        self.words
+            .get(v / 64)
+            .is_some_and(|w| w & (1 << (v % 64)) != 0)
     }
 
     fn is_empty(&self) -> bool {

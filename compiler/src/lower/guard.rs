@@ -48,12 +48,22 @@ impl Cx<'_> {
     }
 
     fn confidence(&self, op: CmpOp, bound: f64) -> Expr {
-        let set = Set::from_fn(self.d.size(domain::CONF), |i| compare(self.d.representative(i), op, bound));
+        let set = Set::from_fn(self.d.size(domain::CONF), |i| {
+            compare(self.d.representative(i), op, bound)
+        });
         Expr::atom(domain::CONF, set)
     }
 
-    fn label(&self, dim: usize, lattice: Option<&hir::Lattice>, op: CmpOp, label: hir::LabelId) -> Expr {
-        let Some(lat) = lattice else { return Expr::Const(false) };
+    fn label(
+        &self,
+        dim: usize,
+        lattice: Option<&hir::Lattice>,
+        op: CmpOp,
+        label: hir::LabelId,
+    ) -> Expr {
+        let Some(lat) = lattice else {
+            return Expr::Const(false);
+        };
         let set = Set::from_fn(self.d.size(dim), |v| match lat.at(v) {
             Some(x) => label_cmp(lat, x, op, label),
             None => false,
@@ -72,18 +82,31 @@ impl Cx<'_> {
             Guard::ToolAllowed => self.tools(|_, id| self.c.tools.contains(&id)),
             Guard::DestinationAllowed => self.dests(false, |id| self.c.destinations.contains(&id)),
             Guard::DestinationExternal => self.dests(true, |id| self.p.is_external(id)),
-            Guard::SubstituteAvailable => self.tools(|t, _| t.is_some_and(|t| t.substitute.is_some())),
+            Guard::SubstituteAvailable => {
+                self.tools(|t, _| t.is_some_and(|t| t.substitute.is_some()))
+            }
             Guard::ToolIs(ts) => self.tools(|_, id| ts.contains(&id)),
             Guard::DestinationIs(ds) => self.dests(false, |id| ds.contains(&id)),
-            Guard::EffectIs(es) => self.tools(|t, _| t.and_then(|t| t.effect).is_some_and(|e| es.contains(&e))),
-            Guard::ModeIs(ms) => {
-                Expr::atom(domain::MODE, Set::from_fn(d.modes, |m| ms.contains(&hir::ModeId::from_index(m))))
+            Guard::EffectIs(es) => {
+                self.tools(|t, _| t.and_then(|t| t.effect).is_some_and(|e| es.contains(&e)))
             }
+            Guard::ModeIs(ms) => Expr::atom(
+                domain::MODE,
+                Set::from_fn(d.modes, |m| ms.contains(&hir::ModeId::from_index(m))),
+            ),
             Guard::BudgetExhausted(Some(b)) => budget(d, b.index()),
-            Guard::BudgetExhausted(None) => Expr::or((0..d.budgets).map(|b| budget(d, b)).collect()),
+            Guard::BudgetExhausted(None) => {
+                Expr::or((0..d.budgets).map(|b| budget(d, b)).collect())
+            }
             Guard::LabelsMissing => Expr::or(vec![
-                Expr::atom(domain::ARG, Set::from_fn(d.size(domain::ARG), |v| v == d.arg_labels)),
-                Expr::atom(domain::DLABEL, Set::from_fn(d.size(domain::DLABEL), |v| v == d.dest_labels)),
+                Expr::atom(
+                    domain::ARG,
+                    Set::from_fn(d.size(domain::ARG), |v| v == d.arg_labels),
+                ),
+                Expr::atom(
+                    domain::DLABEL,
+                    Set::from_fn(d.size(domain::DLABEL), |v| v == d.dest_labels),
+                ),
             ]),
             Guard::Confidence(op, Bound::Value(v)) => self.confidence(*op, *v),
             Guard::Confidence(op, Bound::Param(id)) => match self.c.params.get(id.index()) {
@@ -96,12 +119,23 @@ impl Cx<'_> {
                     .iter()
                     .map(|t| {
                         let mode = Set::from_fn(d.modes, |m| m == t.mode.index());
-                        Expr::and(vec![Expr::atom(domain::MODE, mode), self.confidence(*op, t.value)])
+                        Expr::and(vec![
+                            Expr::atom(domain::MODE, mode),
+                            self.confidence(*op, t.value),
+                        ])
                     })
                     .collect(),
             ),
-            Guard::ArgLabel { field: None, op, label } => self.label(domain::ARG, self.p.args(), *op, *label),
-            Guard::ArgLabel { field: Some(f), op, label } => match d.field_dim(&f.name) {
+            Guard::ArgLabel {
+                field: None,
+                op,
+                label,
+            } => self.label(domain::ARG, self.p.args(), *op, *label),
+            Guard::ArgLabel {
+                field: Some(f),
+                op,
+                label,
+            } => match d.field_dim(&f.name) {
                 Some(dim) => self.label(dim, self.p.args(), *op, *label),
                 None => Expr::Const(false),
             },

@@ -14,17 +14,31 @@ use crate::hir::{self, Subject};
 use stpc_runtime::table as t;
 
 /// Both labelers; `None` after reporting when one has no fallback.
-pub(crate) fn labelers(p: &hir::Program, ix: &vocab::Index, c: &hir::Contract, out: &mut Vec<Diagnostic>) -> Option<t::Labelers> {
+pub(crate) fn labelers(
+    p: &hir::Program,
+    ix: &vocab::Index,
+    c: &hir::Contract,
+    out: &mut Vec<Diagnostic>,
+) -> Option<t::Labelers> {
     let mut absent = Vec::new();
     let args = merge(p, ix, Subject::Args, &mut absent, out);
     let destination = merge(p, ix, Subject::Destination, &mut absent, out);
     if !absent.is_empty() {
         out.push(errors::no_labeler(&absent, c.span));
     }
-    Some(t::Labelers { args: args?, destination: destination? })
+    Some(t::Labelers {
+        args: args?,
+        destination: destination?,
+    })
 }
 
-fn merge(p: &hir::Program, ix: &vocab::Index, subject: Subject, absent: &mut Vec<Subject>, out: &mut Vec<Diagnostic>) -> Option<t::Labeler> {
+fn merge(
+    p: &hir::Program,
+    ix: &vocab::Index,
+    subject: Subject,
+    absent: &mut Vec<Subject>,
+    out: &mut Vec<Diagnostic>,
+) -> Option<t::Labeler> {
     let lattice = match subject {
         Subject::Args => p.args(),
         Subject::Destination => p.dests(),
@@ -46,14 +60,25 @@ fn merge(p: &hir::Program, ix: &vocab::Index, subject: Subject, absent: &mut Vec
             let label = vocab::local(p, subject, r.label);
             let unless_lexicon = r.unless.and_then(|u| ix.lexicon(u));
             rules.push(match &r.matcher {
-                hir::Matcher::Lexicon(lex) => {
-                    t::LabelRule::Lexicon { lexicon: ix.lexicon(*lex).unwrap_or(u32::MAX), label, unless_lexicon }
-                }
-                hir::Matcher::Pattern(re) => t::LabelRule::Pattern { regex: re.clone(), label, unless_lexicon },
-                hir::Matcher::Entity(k) => t::LabelRule::Entity { kind: vocab::entity(*k), label },
-                hir::Matcher::Address(k, glob) => {
-                    t::LabelRule::Address { kind: vocab::address_kind(*k), glob: glob.clone(), label }
-                }
+                hir::Matcher::Lexicon(lex) => t::LabelRule::Lexicon {
+                    lexicon: ix.lexicon(*lex).unwrap_or(u32::MAX),
+                    label,
+                    unless_lexicon,
+                },
+                hir::Matcher::Pattern(re) => t::LabelRule::Pattern {
+                    regex: re.clone(),
+                    label,
+                    unless_lexicon,
+                },
+                hir::Matcher::Entity(k) => t::LabelRule::Entity {
+                    kind: vocab::entity(*k),
+                    label,
+                },
+                hir::Matcher::Address(k, glob) => t::LabelRule::Address {
+                    kind: vocab::address_kind(*k),
+                    glob: glob.clone(),
+                    label,
+                },
             });
         }
     }
@@ -62,5 +87,8 @@ fn merge(p: &hir::Program, ix: &vocab::Index, subject: Subject, absent: &mut Vec
         return None;
     }
     let fallback = fallback.filter(|_| ok)?;
-    Some(t::Labeler { rules, fallback: vocab::local(p, subject, fallback) })
+    Some(t::Labeler {
+        rules,
+        fallback: vocab::local(p, subject, fallback),
+    })
 }

@@ -35,6 +35,8 @@ mod expr;
 mod guard;
 mod labelers;
 mod select;
+#[cfg(test)]
+mod tests;
 mod vocab;
 
 pub use cells::rule_name;
@@ -50,7 +52,11 @@ use stpc_runtime::table::{self as t, Table, FORMAT_VERSION, MAX_DIMS};
 ///
 /// Returns `None` after reporting when the contract cannot be lowered.
 /// Call it only on a program the checker accepted.
-pub fn lower(program: &hir::Program, contract: &hir::Contract, diagnostics: &mut Diagnostics) -> Option<Table> {
+pub fn lower(
+    program: &hir::Program,
+    contract: &hir::Contract,
+    diagnostics: &mut Diagnostics,
+) -> Option<Table> {
     let mut out = Vec::new();
     let table = lower_inner(program, contract, &mut out);
     diagnostics.extend(out);
@@ -66,19 +72,34 @@ fn lower_inner(p: &hir::Program, c: &hir::Contract, out: &mut Vec<Diagnostic>) -
         return None;
     }
     let cx = guard::Cx { p, c, d: &domain };
-    let rules: Vec<(u32, expr::Expr)> =
-        c.rules.iter().enumerate().map(|(i, r)| (u32::try_from(i).unwrap_or(u32::MAX), cx.translate(&r.guard))).collect();
+    let rules: Vec<(u32, expr::Expr)> = c
+        .rules
+        .iter()
+        .enumerate()
+        .map(|(i, r)| (u32::try_from(i).unwrap_or(u32::MAX), cx.translate(&r.guard)))
+        .collect();
     let Ok(built) = diagram::build(&domain, rules) else {
-        out.push(Diagnostic::internal(c.span, "a point of the domain matches no rule (no default rule)"));
+        out.push(Diagnostic::internal(
+            c.span,
+            "a point of the domain matches no rule (no default rule)",
+        ));
         return None;
     };
     let ix = vocab::index(p, c, &domain);
     let labelers = labelers::labelers(p, &ix, c, out)?;
-    let errors_before = out.iter().filter(|d| d.severity == crate::Severity::Error).count();
+    let errors_before = out
+        .iter()
+        .filter(|d| d.severity == crate::Severity::Error)
+        .count();
     let tools = vocab::tools(p, &domain, &ix, out);
     let destinations = vocab::destinations(p, &domain, out);
     let transforms = vocab::transforms(p, &ix, out);
-    if out.iter().filter(|d| d.severity == crate::Severity::Error).count() > errors_before {
+    if out
+        .iter()
+        .filter(|d| d.severity == crate::Severity::Error)
+        .count()
+        > errors_before
+    {
         return None;
     }
     let (forbid, thresholds, budgets, audit) = vocab::policy(p, c);
@@ -87,8 +108,15 @@ fn lower_inner(p: &hir::Program, c: &hir::Contract, out: &mut Vec<Diagnostic>) -
         format_version: FORMAT_VERSION,
         digest: String::new(),
         contract: c.name.clone(),
-        params: c.params.iter().map(|x| (x.name.clone(), x.value)).collect::<BTreeMap<_, _>>(),
-        lattices: t::Lattices { args: vocab::lattice(args, p), destination: vocab::lattice(dests, p) },
+        params: c
+            .params
+            .iter()
+            .map(|x| (x.name.clone(), x.value))
+            .collect::<BTreeMap<_, _>>(),
+        lattices: t::Lattices {
+            args: vocab::lattice(args, p),
+            destination: vocab::lattice(dests, p),
+        },
         dimensions: domain.dimensions(p),
         cells: cells::cells(c, &ix, &built.cell_rules),
         diagram: built.diagram,
@@ -107,7 +135,10 @@ fn lower_inner(p: &hir::Program, c: &hir::Contract, out: &mut Vec<Diagnostic>) -
     match table.seal() {
         Ok(t) => Some(t),
         Err(e) => {
-            out.push(Diagnostic::internal(c.span, format!("the table does not serialise: {e}")));
+            out.push(Diagnostic::internal(
+                c.span,
+                format!("the table does not serialise: {e}"),
+            ));
             None
         }
     }
@@ -126,7 +157,11 @@ fn preconditions(p: &hir::Program, c: &hir::Contract, out: &mut Vec<Diagnostic>)
                 "import the standard lattices with `use std::labels;`",
             )),
             Some(l) if l.is_empty() || l.len() > stpc_runtime::table::validate::MAX_LABELS => {
-                let what = format!("lattice `{}` has {} labels; a table allows 1 to 64", l.name, l.len());
+                let what = format!(
+                    "lattice `{}` has {} labels; a table allows 1 to 64",
+                    l.name,
+                    l.len()
+                );
                 out.push(errors::domain_too_large(&c.name, &what, l.span));
             }
             Some(_) => {}
@@ -140,8 +175,15 @@ fn preconditions(p: &hir::Program, c: &hir::Contract, out: &mut Vec<Diagnostic>)
             "import the standard modes with `use std::modes;`",
         ));
     }
-    if !c.rules.last().is_some_and(|r| r.guard == hir::Guard::Bool(true)) {
-        out.push(Diagnostic::internal(c.span, "the pipeline does not end in a default rule"));
+    if !c
+        .rules
+        .last()
+        .is_some_and(|r| r.guard == hir::Guard::Bool(true))
+    {
+        out.push(Diagnostic::internal(
+            c.span,
+            "the pipeline does not end in a default rule",
+        ));
     }
     (out.len() == before).then_some(())
 }

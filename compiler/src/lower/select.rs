@@ -18,9 +18,18 @@ pub fn select(
     params: &[(String, f64)],
     diagnostics: &mut Diagnostics,
 ) -> Option<hir::Contract> {
-    let in_roots: Vec<&hir::Contract> = p.contracts.iter().filter(|c| roots.contains(&c.span.file)).collect();
+    let in_roots: Vec<&hir::Contract> = p
+        .contracts
+        .iter()
+        .filter(|c| roots.contains(&c.span.file))
+        .collect();
     let chosen = match name {
-        Some(n) => match in_roots.iter().copied().find(|c| c.name == n).or_else(|| p.contract(n)) {
+        Some(n) => match in_roots
+            .iter()
+            .copied()
+            .find(|c| c.name == n)
+            .or_else(|| p.contract(n))
+        {
             Some(c) => c,
             None => {
                 let candidates: Vec<&str> = in_roots.iter().map(|c| c.name.as_str()).collect();
@@ -46,7 +55,12 @@ pub fn select(
     let rejected = contract.override_params(params);
     for r in &rejected {
         let candidates = contract.params.iter().map(|x| x.name.as_str()).collect();
-        diagnostics.push(errors::bad_param(r, &contract.name, candidates, contract.span));
+        diagnostics.push(errors::bad_param(
+            r,
+            &contract.name,
+            candidates,
+            contract.span,
+        ));
     }
     rejected.is_empty().then_some(contract)
 }

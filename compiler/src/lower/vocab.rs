@@ -26,7 +26,9 @@ pub(crate) struct Index {
 }
 
 fn position<T: PartialEq>(v: &[T], x: &T) -> Option<u32> {
-    v.iter().position(|y| y == x).and_then(|i| u32::try_from(i).ok())
+    v.iter()
+        .position(|y| y == x)
+        .and_then(|i| u32::try_from(i).ok())
 }
 
 fn u32_of(i: usize) -> u32 {
@@ -60,7 +62,10 @@ pub(crate) fn index(p: &hir::Program, c: &hir::Contract, d: &Domain) -> Index {
                 subs.insert(*s);
             }
             hir::Action::Rewrite(ts) => trs.extend(ts.iter().copied()),
-            hir::Action::Allow | hir::Action::Block | hir::Action::Defer | hir::Action::Shadow(None) => {}
+            hir::Action::Allow
+            | hir::Action::Block
+            | hir::Action::Defer
+            | hir::Action::Shadow(None) => {}
         }
     }
     // Substitutes stand in for a tool of the table.
@@ -92,11 +97,24 @@ pub(crate) fn index(p: &hir::Program, c: &hir::Contract, d: &Domain) -> Index {
 pub(crate) fn lattice(l: &hir::Lattice, p: &hir::Program) -> t::Lattice {
     let n = l.len();
     let join = (0..n)
-        .map(|i| (0..n).map(|j| l.join_table.get(i * n + j).copied().unwrap_or(u32_of(i.max(j)))).collect())
+        .map(|i| {
+            (0..n)
+                .map(|j| {
+                    l.join_table
+                        .get(i * n + j)
+                        .copied()
+                        .unwrap_or(u32_of(i.max(j)))
+                })
+                .collect()
+        })
         .collect();
     t::Lattice {
         name: l.name.clone(),
-        labels: l.labels.iter().map(|id| p.label_name(*id).to_owned()).collect(),
+        labels: l
+            .labels
+            .iter()
+            .map(|id| p.label_name(*id).to_owned())
+            .collect(),
         join,
         bottom: l.bottom.and_then(|b| l.local(b)).map_or(0, u32_of),
     }
@@ -125,8 +143,12 @@ pub(crate) fn field_type(ty: &hir::Type) -> Option<t::FieldType> {
         hir::Type::Entity => t::FieldType::Entity,
         hir::Type::Time => t::FieldType::Time,
         hir::Type::Number => t::FieldType::Number,
-        hir::Type::Enum(values) => t::FieldType::Enum { values: values.clone() },
-        hir::Type::List(item) => t::FieldType::List { item: Box::new(field_type(item)?) },
+        hir::Type::Enum(values) => t::FieldType::Enum {
+            values: values.clone(),
+        },
+        hir::Type::List(item) => t::FieldType::List {
+            item: Box::new(field_type(item)?),
+        },
         hir::Type::Error => return None,
     })
 }
@@ -165,21 +187,40 @@ fn granularity(g: hir::Granularity) -> t::Granularity {
 }
 
 /// The tools of the domain.
-pub(crate) fn tools(p: &hir::Program, d: &Domain, ix: &Index, out: &mut Vec<Diagnostic>) -> Vec<t::Tool> {
+pub(crate) fn tools(
+    p: &hir::Program,
+    d: &Domain,
+    ix: &Index,
+    out: &mut Vec<Diagnostic>,
+) -> Vec<t::Tool> {
     let mut tools = Vec::with_capacity(d.tools.len());
     for tool in d.tools.iter().filter_map(|id| p.tool(*id)) {
         let mut args = Vec::with_capacity(tool.fields.len());
         for f in &tool.fields {
             match field_type(&f.ty) {
-                Some(ty) => args.push(t::ArgField { name: f.name.clone(), ty }),
-                None => out.push(Diagnostic::internal(f.span, "a field type was not resolved")),
+                Some(ty) => args.push(t::ArgField {
+                    name: f.name.clone(),
+                    ty,
+                }),
+                None => out.push(Diagnostic::internal(
+                    f.span,
+                    "a field type was not resolved",
+                )),
             }
         }
         tools.push(t::Tool {
             name: tool.name.clone(),
-            effect: tool.effect.and_then(|e| p.effects.get(e.index())).map(|e| e.name.clone()).unwrap_or_default(),
+            effect: tool
+                .effect
+                .and_then(|e| p.effects.get(e.index()))
+                .map(|e| e.name.clone())
+                .unwrap_or_default(),
             args,
-            destinations: tool.destinations.iter().filter_map(|x| position(&d.dests, x)).collect(),
+            destinations: tool
+                .destinations
+                .iter()
+                .filter_map(|x| position(&d.dests, x))
+                .collect(),
             substitute: tool.substitute.and_then(|s| ix.substitute(s)),
         });
     }
@@ -187,12 +228,19 @@ pub(crate) fn tools(p: &hir::Program, d: &Domain, ix: &Index, out: &mut Vec<Diag
 }
 
 /// The destinations of the domain.
-pub(crate) fn destinations(p: &hir::Program, d: &Domain, out: &mut Vec<Diagnostic>) -> Vec<t::Destination> {
+pub(crate) fn destinations(
+    p: &hir::Program,
+    d: &Domain,
+    out: &mut Vec<Diagnostic>,
+) -> Vec<t::Destination> {
     let mut dests = Vec::with_capacity(d.dests.len());
     for dest in d.dests.iter().filter_map(|id| p.destination(*id)) {
         let label = dest.label.map(|l| local(p, Subject::Destination, l));
         let (Some(address), Some(label)) = (dest.addresses.first(), label) else {
-            out.push(Diagnostic::internal(dest.span, "a destination has no address or no label"));
+            out.push(Diagnostic::internal(
+                dest.span,
+                "a destination has no address or no label",
+            ));
             continue;
         };
         if dest.addresses.len() > 1 {
@@ -200,7 +248,10 @@ pub(crate) fn destinations(p: &hir::Program, d: &Domain, out: &mut Vec<Diagnosti
         }
         dests.push(t::Destination {
             name: dest.name.clone(),
-            address: t::Address { kind: address_kind(address.kind), value: address.value.clone() },
+            address: t::Address {
+                kind: address_kind(address.kind),
+                value: address.value.clone(),
+            },
             label,
             observers: dest.observers.iter().map(|o| u32_of(o.index())).collect(),
         });
@@ -214,14 +265,31 @@ pub(crate) fn observers(p: &hir::Program) -> Vec<t::Observer> {
         .iter()
         .map(|o| t::Observer {
             name: o.name.clone(),
-            locality: if o.external { t::Locality::External } else { t::Locality::Internal },
-            sees: o.sees.iter().filter_map(|c| p.channels.get(c.index())).map(|c| c.name.clone()).collect(),
+            locality: if o.external {
+                t::Locality::External
+            } else {
+                t::Locality::Internal
+            },
+            sees: o
+                .sees
+                .iter()
+                .filter_map(|c| p.channels.get(c.index()))
+                .map(|c| c.name.clone())
+                .collect(),
         })
         .collect()
 }
 
 /// Forbidden cuts, thresholds, budgets and the audit policy.
-pub(crate) fn policy(p: &hir::Program, c: &hir::Contract) -> (Vec<t::ForbidCut>, Vec<t::Threshold>, Vec<t::Budget>, t::AuditPolicy) {
+pub(crate) fn policy(
+    p: &hir::Program,
+    c: &hir::Contract,
+) -> (
+    Vec<t::ForbidCut>,
+    Vec<t::Threshold>,
+    Vec<t::Budget>,
+    t::AuditPolicy,
+) {
     let forbid = c
         .forbids
         .iter()
@@ -231,7 +299,14 @@ pub(crate) fn policy(p: &hir::Program, c: &hir::Contract) -> (Vec<t::ForbidCut>,
             observers: f.observers.iter().map(|o| u32_of(o.index())).collect(),
         })
         .collect();
-    let thresholds = c.thresholds.iter().map(|th| t::Threshold { mode: u32_of(th.mode.index()), value: th.value }).collect();
+    let thresholds = c
+        .thresholds
+        .iter()
+        .map(|th| t::Threshold {
+            mode: u32_of(th.mode.index()),
+            value: th.value,
+        })
+        .collect();
     let budgets = c
         .budgets
         .iter()
@@ -268,23 +343,36 @@ pub(crate) fn substitutes(p: &hir::Program, d: &Domain, ix: &Index) -> Vec<t::Su
 }
 
 /// The transforms the table carries.
-pub(crate) fn transforms(p: &hir::Program, ix: &Index, out: &mut Vec<Diagnostic>) -> Vec<t::Transform> {
+pub(crate) fn transforms(
+    p: &hir::Program,
+    ix: &Index,
+    out: &mut Vec<Diagnostic>,
+) -> Vec<t::Transform> {
     let mut trs = Vec::with_capacity(ix.transforms.len());
     for tr in ix.transforms.iter().filter_map(|id| p.transform(*id)) {
         let applies_to: Option<Vec<t::FieldType>> = tr.inputs.iter().map(field_type).collect();
         let Some(applies_to) = applies_to else {
-            out.push(Diagnostic::internal(tr.span, "a transform input type was not resolved"));
+            out.push(Diagnostic::internal(
+                tr.span,
+                "a transform input type was not resolved",
+            ));
             continue;
         };
         let steps = tr
             .steps
             .iter()
             .map(|s| match s {
-                hir::Step::ReplaceLexicon(l, with) => {
-                    t::Step::ReplaceLexicon { lexicon: ix.lexicon(*l).unwrap_or(u32::MAX), with: with.clone() }
-                }
-                hir::Step::RedactEntity(k, with) => t::Step::RedactEntity { kind: entity(*k), with: with.clone() },
-                hir::Step::CoarsenTime(g) => t::Step::CoarsenTime { to: granularity(*g) },
+                hir::Step::ReplaceLexicon(l, with) => t::Step::ReplaceLexicon {
+                    lexicon: ix.lexicon(*l).unwrap_or(u32::MAX),
+                    with: with.clone(),
+                },
+                hir::Step::RedactEntity(k, with) => t::Step::RedactEntity {
+                    kind: entity(*k),
+                    with: with.clone(),
+                },
+                hir::Step::CoarsenTime(g) => t::Step::CoarsenTime {
+                    to: granularity(*g),
+                },
                 hir::Step::Constant(v) => t::Step::Constant { value: v.clone() },
             })
             .collect();
@@ -308,7 +396,10 @@ pub(crate) fn lexicons(p: &hir::Program, ix: &Index) -> Vec<t::Lexicon> {
             entries: l
                 .entries
                 .iter()
-                .map(|(phrase, replacement)| t::LexiconEntry { phrase: phrase.clone(), replacement: replacement.clone() })
+                .map(|(phrase, replacement)| t::LexiconEntry {
+                    phrase: phrase.clone(),
+                    replacement: replacement.clone(),
+                })
                 .collect(),
         })
         .collect()

@@ -162,7 +162,11 @@ fn run_test(
         }
     }
     let lattice = &table.lattices.args;
-    let args_label = if test.labels.iter().any(|(t, _)| matches!(t, hir::LabelTarget::Field(_))) {
+    let args_label = if test
+        .labels
+        .iter()
+        .any(|(t, _)| matches!(t, hir::LabelTarget::Field(_)))
+    {
         Some(fields.iter().fold(lattice.bottom, |acc, (_, l)| {
             lattice.join(acc, *l).unwrap_or(acc.max(*l))
         }))
@@ -207,13 +211,15 @@ fn run_test(
     };
     let expected = action_of(test.expect);
     let expected_rule = test.expect_rule.map(|r| {
-        let name = contract
-            .rules
-            .get(r.index())
-            .map_or_else(|| format!("rule_{}", r.0), |rule| crate::lower::rule_name(rule, r.index()));
+        let name = contract.rules.get(r.index()).map_or_else(
+            || format!("rule_{}", r.0),
+            |rule| crate::lower::rule_name(rule, r.index()),
+        );
         (r.0, name)
     });
-    let rule_ok = expected_rule.as_ref().is_none_or(|(id, _)| *id == d.rule_id);
+    let rule_ok = expected_rule
+        .as_ref()
+        .is_none_or(|(id, _)| *id == d.rule_id);
     TestOutcome {
         name: test.name.clone(),
         span: test.span,

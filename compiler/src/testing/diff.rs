@@ -219,7 +219,10 @@ struct Side<'t> {
     values: Vec<Vec<SideValue>>,
 }
 
-fn union_names<'a>(a: impl Iterator<Item = &'a String>, b: impl Iterator<Item = &'a String>) -> Vec<String> {
+fn union_names<'a>(
+    a: impl Iterator<Item = &'a String>,
+    b: impl Iterator<Item = &'a String>,
+) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for n in a.chain(b) {
         if !out.contains(n) {
@@ -257,13 +260,23 @@ fn unify(old: &Table, new: &Table) -> Vec<UnifiedDim> {
         UnifiedDim { kind, values }
     };
     let tools = |t: &Table| t.tools.iter().map(|x| x.name.clone()).collect::<Vec<_>>();
-    let dests = |t: &Table| t.destinations.iter().map(|x| x.name.clone()).collect::<Vec<_>>();
+    let dests = |t: &Table| {
+        t.destinations
+            .iter()
+            .map(|x| x.name.clone())
+            .collect::<Vec<_>>()
+    };
     let modes = |t: &Table| dim_values(t, |k| matches!(k, DimensionKind::Mode));
     let args = |t: &Table| t.lattices.args.labels.clone();
     let dls = |t: &Table| t.lattices.destination.labels.clone();
     let mut dims = vec![
         named(UnifiedKind::Tool, tools(old), tools(new), Some(UNKNOWN)),
-        named(UnifiedKind::Destination, dests(old), dests(new), Some(UNKNOWN)),
+        named(
+            UnifiedKind::Destination,
+            dests(old),
+            dests(new),
+            Some(UNKNOWN),
+        ),
         named(UnifiedKind::Mode, modes(old), modes(new), None),
         named(UnifiedKind::ArgLabel, args(old), args(new), Some(MISSING)),
         named(UnifiedKind::DestLabel, dls(old), dls(new), Some(MISSING)),
@@ -318,7 +331,9 @@ fn interval_names(cuts: &[f64]) -> Vec<String> {
             .checked_sub(1)
             .and_then(|j| cuts.get(j))
             .map_or_else(|| "-inf".to_owned(), |c| fmt_f64(*c));
-        let hi = cuts.get(i).map_or_else(|| "+inf".to_owned(), |c| fmt_f64(*c));
+        let hi = cuts
+            .get(i)
+            .map_or_else(|| "+inf".to_owned(), |c| fmt_f64(*c));
         (lo, hi)
     };
     (0..=cuts.len())
@@ -349,7 +364,9 @@ impl<'t> Side<'t> {
                     .budgets
                     .get(*budget as usize)
                     .is_some_and(|b| &b.name == name),
-                (UnifiedKind::FieldLabel { field: a }, DimensionKind::FieldLabel { field: b }) => a == b,
+                (UnifiedKind::FieldLabel { field: a }, DimensionKind::FieldLabel { field: b }) => {
+                    a == b
+                }
                 _ => false,
             });
             unified_of.push(u.unwrap_or(usize::MAX));
@@ -425,9 +442,10 @@ fn settle(side: &Side<'_>, mut st: State, assign: &[Option<u32>]) -> State {
     let t = side.table;
     // A value the side cannot place (a mode it does not declare) fails
     // closed whatever its diagram tests.
-    let unplaceable = assign.iter().zip(&side.values).any(|(a, vs)| {
-        a.is_some_and(|x| vs.get(x as usize) == Some(&SideValue::FailClosed))
-    });
+    let unplaceable = assign
+        .iter()
+        .zip(&side.values)
+        .any(|(a, vs)| a.is_some_and(|x| vs.get(x as usize) == Some(&SideValue::FailClosed)));
     if unplaceable {
         return State::Cell(None);
     }
@@ -485,7 +503,13 @@ struct Walk<'a, 't> {
 
 impl Walk<'_, '_> {
     /// Branch on each of `dims` first, then walk.
-    fn forced(&mut self, assign: &mut Vec<Option<u32>>, dims: &[usize], old: State, new: State) -> Result<(), DiffError> {
+    fn forced(
+        &mut self,
+        assign: &mut Vec<Option<u32>>,
+        dims: &[usize],
+        old: State,
+        new: State,
+    ) -> Result<(), DiffError> {
         let Some((u, rest)) = dims.split_first() else {
             return self.walk(assign, old, new);
         };
@@ -502,7 +526,12 @@ impl Walk<'_, '_> {
         Ok(())
     }
 
-    fn walk(&mut self, assign: &mut Vec<Option<u32>>, old: State, new: State) -> Result<(), DiffError> {
+    fn walk(
+        &mut self,
+        assign: &mut Vec<Option<u32>>,
+        old: State,
+        new: State,
+    ) -> Result<(), DiffError> {
         let old = settle(self.old, old, assign);
         let new = settle(self.new, new, assign);
         let next = match (pending(self.old, old), pending(self.new, new)) {
@@ -632,7 +661,12 @@ pub fn diff(old: &Table, new: &Table) -> Result<Diff, DiffError> {
             })
         })
         .collect();
-    walk.forced(&mut assign, &forced, State::Node(old.diagram.root), State::Node(new.diagram.root))?;
+    walk.forced(
+        &mut assign,
+        &forced,
+        State::Node(old.diagram.root),
+        State::Node(new.diagram.root),
+    )?;
     // Group changed cubes by provenance.
     let mut groups: BTreeMap<(Option<u32>, Option<u32>), Vec<Cube>> = BTreeMap::new();
     for (a, o, n) in walk.out {
@@ -683,7 +717,8 @@ pub fn diff(old: &Table, new: &Table) -> Result<Diff, DiffError> {
 
 fn notes(old: &Table, new: &Table) -> Vec<String> {
     let mut out = Vec::new();
-    if old.labelers != new.labelers || old.lexicons != new.lexicons || old.lattices != new.lattices {
+    if old.labelers != new.labelers || old.lexicons != new.lexicons || old.lattices != new.lattices
+    {
         out.push(
             "the labelers differ: the same raw event may be labeled differently, so its decision can change even where the cells agree"
                 .to_owned(),
@@ -693,9 +728,17 @@ fn notes(old: &Table, new: &Table) -> Vec<String> {
         out.push("the REWRITE transforms differ: rewritten arguments may change".to_owned());
     }
     if old.forbid != new.forbid {
-        out.push("the forbidden cuts differ: which fields a REWRITE must transform may change".to_owned());
+        out.push(
+            "the forbidden cuts differ: which fields a REWRITE must transform may change"
+                .to_owned(),
+        );
     }
-    let limits = |t: &Table| -> BTreeMap<String, u32> { t.budgets.iter().map(|b| (b.name.clone(), b.limit)).collect() };
+    let limits = |t: &Table| -> BTreeMap<String, u32> {
+        t.budgets
+            .iter()
+            .map(|b| (b.name.clone(), b.limit))
+            .collect()
+    };
     if limits(old) != limits(new) {
         out.push("budget limits differ: a budget may be exhausted after a different number of dispatches".to_owned());
     }
@@ -740,7 +783,10 @@ fn choice(dim: &UnifiedDim, set: &BTreeSet<u32>, noun: &str) -> String {
     if outside.len() == 1 && outside.first().is_some_and(|o| o == UNKNOWN) && inside.len() > 1 {
         format!("any declared {noun}")
     } else if inside.len() > 2 && outside.len() < inside.len() {
-        format!("any {noun} but {}", or_list(&outside).replace(" or ", " and "))
+        format!(
+            "any {noun} but {}",
+            or_list(&outside).replace(" or ", " and ")
+        )
     } else {
         or_list(&inside)
     }
@@ -752,9 +798,9 @@ fn label_choice(dim: &UnifiedDim, set: &BTreeSet<u32>, lattices: [&Lattice; 2]) 
     let mut names = names_of(dim, set);
     let missing = names.iter().any(|n| n == MISSING);
     names.retain(|n| n != MISSING);
-    let all = lattices.iter().any(|lat| {
-        lat.labels.len() == names.len() && lat.labels.iter().all(|l| names.contains(l))
-    });
+    let all = lattices
+        .iter()
+        .any(|lat| lat.labels.len() == names.len() && lat.labels.iter().all(|l| names.contains(l)));
     let text = if all && names.len() > 1 {
         "labelled".to_owned()
     } else if names.len() > 1 {
@@ -767,7 +813,8 @@ fn label_choice(dim: &UnifiedDim, set: &BTreeSet<u32>, lattices: [&Lattice; 2]) 
                 let up: usize = (0..lat.labels.len())
                     .filter(|l| lat.leq(*least, u32::try_from(*l).unwrap_or(u32::MAX)))
                     .count();
-                (up == ids.len()).then(|| format!("at least {}", lat.label_name(*least).unwrap_or("?")))
+                (up == ids.len())
+                    .then(|| format!("at least {}", lat.label_name(*least).unwrap_or("?")))
             })
             .unwrap_or_else(|| or_list(&names))
     } else {
@@ -824,15 +871,30 @@ fn describe(
         match &dim.kind {
             UnifiedKind::Mode => mode = Some(choice(dim, set, "mode")),
             UnifiedKind::Tool => tool = Some(choice(dim, set, "tool")),
-            UnifiedKind::Destination => rest.insert(0, format!("to {}", choice(dim, set, "destination"))),
-            UnifiedKind::ArgLabel => rest.push(format!("with {} arguments", label_choice(dim, set, lattices))),
-            UnifiedKind::DestLabel => rest.push(format!("destination {}", label_choice(dim, set, dest_lattices))),
+            UnifiedKind::Destination => {
+                rest.insert(0, format!("to {}", choice(dim, set, "destination")))
+            }
+            UnifiedKind::ArgLabel => rest.push(format!(
+                "with {} arguments",
+                label_choice(dim, set, lattices)
+            )),
+            UnifiedKind::DestLabel => rest.push(format!(
+                "destination {}",
+                label_choice(dim, set, dest_lattices)
+            )),
             UnifiedKind::Confidence { cuts } => rest.push(confidence_choice(cuts, set)),
-            UnifiedKind::Budget { name } => rest.push(format!("budget `{name}` {}", or_list(&names_of(dim, set)))),
-            UnifiedKind::FieldLabel { field } => rest.push(format!("field `{field}` {}", label_choice(dim, set, lattices))),
+            UnifiedKind::Budget { name } => {
+                rest.push(format!("budget `{name}` {}", or_list(&names_of(dim, set))))
+            }
+            UnifiedKind::FieldLabel { field } => rest.push(format!(
+                "field `{field}` {}",
+                label_choice(dim, set, lattices)
+            )),
         }
     }
     let subject = match (mode, tool) {
+        (Some(m), Some(t)) if m.starts_with("any ") => format!("{t} in {m}"),
+        (Some(m), None) if m.starts_with("any ") => format!("calls in {m}"),
         (Some(m), Some(t)) => format!("{m} {t}"),
         (Some(m), None) => format!("{m} calls"),
         (None, Some(t)) => t,

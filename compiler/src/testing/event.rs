@@ -23,7 +23,9 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 use serde_json::Value;
 use stpc_runtime::decide::{Decider, LabelsIn, Point, Query};
-use stpc_runtime::table::{Cell, DimensionKind, Node, Table, FAIL_CLOSED_RULE_ID, MISSING, UNKNOWN};
+use stpc_runtime::table::{
+    Cell, DimensionKind, Node, Table, FAIL_CLOSED_RULE_ID, MISSING, UNKNOWN,
+};
 use stpc_runtime::{Engine, ProposedEvent};
 
 /// Labels given with an event instead of computed by the labeler (read by
@@ -218,11 +220,9 @@ pub fn labels_of(engine: &Engine, event: &EventInput) -> Result<LabelIds, String
     match &event.labels {
         Some(given) => {
             let arg = |name: &str| {
-                table
-                    .lattices
-                    .args
-                    .label_id(name)
-                    .ok_or_else(|| format!("`{name}` is not a label of `{}`", table.lattices.args.name))
+                table.lattices.args.label_id(name).ok_or_else(|| {
+                    format!("`{name}` is not a label of `{}`", table.lattices.args.name)
+                })
             };
             let mut fields = Vec::new();
             for (f, l) in &given.fields {
@@ -235,7 +235,10 @@ pub fn labels_of(engine: &Engine, event: &EventInput) -> Result<LabelIds, String
                     .as_deref()
                     .map(|name| {
                         table.lattices.destination.label_id(name).ok_or_else(|| {
-                            format!("`{name}` is not a label of `{}`", table.lattices.destination.name)
+                            format!(
+                                "`{name}` is not a label of `{}`",
+                                table.lattices.destination.name
+                            )
                         })
                     })
                     .transpose()?,
@@ -244,7 +247,9 @@ pub fn labels_of(engine: &Engine, event: &EventInput) -> Result<LabelIds, String
         }
         None => {
             let dest = engine.decider().destination_id(&event.destination);
-            let labels = engine.labeler().label(&event.args, dest, &event.destination);
+            let labels = engine
+                .labeler()
+                .label(&event.args, dest, &event.destination);
             Ok(LabelIds {
                 args: labels.args,
                 destination: labels.destination,
@@ -262,7 +267,10 @@ pub fn labels_of(engine: &Engine, event: &EventInput) -> Result<LabelIds, String
 pub fn budget_states(table: &Table, exhausted: &[String]) -> Result<Vec<bool>, String> {
     for name in exhausted {
         if !table.budgets.iter().any(|b| &b.name == name) {
-            return Err(format!("`{name}` is not a budget of contract `{}`", table.contract));
+            return Err(format!(
+                "`{name}` is not a budget of contract `{}`",
+                table.contract
+            ));
         }
     }
     Ok(table
@@ -394,7 +402,11 @@ pub fn explain(engine: &Engine, event: &EventInput) -> Result<Explanation, Strin
     let decider: &Decider = engine.decider();
     let labels = labels_of(engine, event)?;
     let budgets = budget_states(table, &event.budgets_exhausted)?;
-    let field_refs: Vec<(&str, u32)> = labels.fields.iter().map(|(f, l)| (f.as_str(), *l)).collect();
+    let field_refs: Vec<(&str, u32)> = labels
+        .fields
+        .iter()
+        .map(|(f, l)| (f.as_str(), *l))
+        .collect();
     let q = query(event, &labels, &field_refs, &budgets);
     let (cell, coordinates, invalid) = match decider.point(&q) {
         Ok(point) => {
@@ -409,10 +421,9 @@ pub fn explain(engine: &Engine, event: &EventInput) -> Result<Explanation, Strin
                         .get(i)
                         .map_or(("?", None), |d| dim_name(&d.kind));
                     let about = match (&table.dimensions.get(i).map(|d| &d.kind), about) {
-                        (Some(DimensionKind::Budget { budget }), _) => table
-                            .budgets
-                            .get(*budget as usize)
-                            .map(|b| b.name.clone()),
+                        (Some(DimensionKind::Budget { budget }), _) => {
+                            table.budgets.get(*budget as usize).map(|b| b.name.clone())
+                        }
                         (_, about) => about,
                     };
                     Coordinate {

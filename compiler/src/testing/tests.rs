@@ -72,7 +72,12 @@ fn compile(text: &str) -> (crate::hir::Program, Table) {
     let mut diagnostics = Diagnostics::new();
     let mut loader = crate::NoFiles;
     let program = crate::check(&mut map, &[id], &mut loader, &mut diagnostics);
-    let table = crate::compile_program(&program, &[id], &CompileOptions::default(), &mut diagnostics);
+    let table = crate::compile_program(
+        &program,
+        &[id],
+        &CompileOptions::default(),
+        &mut diagnostics,
+    );
     assert!(!diagnostics.has_errors(), "{:?}", diagnostics.sorted());
     (program, table.expect("a table"))
 }
@@ -81,20 +86,28 @@ fn compile(text: &str) -> (crate::hir::Program, Table) {
 fn serde_messages_lose_their_values() {
     let e = serde_json::from_str::<EventInput>(r#"{"tool": 5, "destination": "x"}"#).unwrap_err();
     assert!(!e.to_string().contains("secret"));
-    assert_eq!(elide_values(r#"invalid type: string "my secret", expected f64 at line 1 column 9"#),
-        r#"invalid type: string "…", expected f64"#);
+    assert_eq!(
+        elide_values(r#"invalid type: string "my secret", expected f64 at line 1 column 9"#),
+        r#"invalid type: string "…", expected f64"#
+    );
 }
 
 #[test]
 fn events_accept_openai_shapes_and_refuse_typos() {
-    let e = EventInput::parse(r#"{"name": "web_search", "arguments": "{\"q\": \"x\"}", "destination": "brave"}"#).unwrap();
+    let e = EventInput::parse(
+        r#"{"name": "web_search", "arguments": "{\"q\": \"x\"}", "destination": "brave"}"#,
+    )
+    .unwrap();
     assert_eq!(e.tool, "web_search");
     assert_eq!(e.args, serde_json::json!({"q": "x"}));
     assert_eq!(e.mode, "committed");
     assert_eq!(e.confidence, 1.0);
-    let err = EventInput::parse(r#"{"tool": "t", "destination": "d", "confidance": 0.5}"#).unwrap_err();
+    let err =
+        EventInput::parse(r#"{"tool": "t", "destination": "d", "confidance": 0.5}"#).unwrap_err();
     assert!(err.contains("unknown field `confidance`"), "{err}");
-    let err = EventInput::parse(r#"{"tool": "t", "destination": "d", "args": "{not json: my secret"}"#).unwrap_err();
+    let err =
+        EventInput::parse(r#"{"tool": "t", "destination": "d", "args": "{not json: my secret"}"#)
+            .unwrap_err();
     assert!(!err.contains("secret"), "{err}");
 }
 
@@ -110,17 +123,32 @@ fn confidence_representatives_fall_in_their_interval() {
 #[test]
 fn pattern_samples_cover_alternation_branches() {
     let s = pattern_samples(r"(?i)\b(?:loan|debt)s?\b|\d{3}-\d{2}", 10);
-    assert!(s.iter().any(|x| x.to_ascii_lowercase().starts_with("loan")), "{s:?}");
-    assert!(s.iter().any(|x| x.to_ascii_lowercase().starts_with("debt")), "{s:?}");
+    assert!(
+        s.iter().any(|x| x.to_ascii_lowercase().starts_with("loan")),
+        "{s:?}"
+    );
+    assert!(
+        s.iter().any(|x| x.to_ascii_lowercase().starts_with("debt")),
+        "{s:?}"
+    );
     assert!(s.iter().any(|x| x == "000-00"), "{s:?}");
 }
 
 #[test]
 fn action_directions() {
-    assert_eq!(direction(Action::Rewrite, Action::Allow), Direction::Weakening);
-    assert_eq!(direction(Action::Allow, Action::Block), Direction::Strengthening);
+    assert_eq!(
+        direction(Action::Rewrite, Action::Allow),
+        Direction::Weakening
+    );
+    assert_eq!(
+        direction(Action::Allow, Action::Block),
+        Direction::Strengthening
+    );
     assert_eq!(direction(Action::Shadow, Action::Defer), Direction::Lateral);
-    assert_eq!(direction(Action::Block, Action::Defer), Direction::Weakening);
+    assert_eq!(
+        direction(Action::Block, Action::Defer),
+        Direction::Weakening
+    );
 }
 
 #[test]
@@ -135,13 +163,18 @@ fn a_table_does_not_differ_from_itself() {
 fn dropping_the_gate_is_a_weakening() {
     let (_, old) = compile(PAPER);
     let without_gate = PAPER
-        .replace("gate: defer when speculative and confidence < threshold;", "")
+        .replace(
+            "gate: defer when speculative and confidence < threshold;",
+            "",
+        )
         .replace("expect defer by gate;", "expect defer;");
     let (_, new) = compile(&without_gate);
     let d = diff(&old, &new).unwrap();
     assert!(d.weakenings() > 0);
     assert!(
-        d.changes.iter().any(|c| c.description.contains("DEFER -> REWRITE")),
+        d.changes
+            .iter()
+            .any(|c| c.description.contains("DEFER -> REWRITE")),
         "{:#?}",
         d.changes.iter().map(|c| &c.description).collect::<Vec<_>>()
     );

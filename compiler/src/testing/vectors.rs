@@ -40,7 +40,7 @@ use stpc_runtime::{Engine, LoadError};
 pub const PATTERN_SAMPLES: usize = 48;
 
 /// Most phrases taken from one lexicon.
-pub const LEXICON_PHRASES: usize = 24;
+pub const LEXICON_PHRASES: usize = 16;
 
 /// Event vectors per tool (plus as many for an unknown tool).
 pub const EVENTS_PER_TOOL: usize = 12;
@@ -101,7 +101,13 @@ pub fn to_jsonl(vectors: &[Value]) -> String {
 /// A name not used by any of `taken`, starting from `base`.
 fn fresh(base: &str, taken: impl Fn(&str) -> bool) -> Option<String> {
     (0..16)
-        .map(|i| if i == 0 { base.to_owned() } else { format!("{base}_{i}") })
+        .map(|i| {
+            if i == 0 {
+                base.to_owned()
+            } else {
+                format!("{base}_{i}")
+            }
+        })
         .find(|n| !taken(n))
 }
 
@@ -132,11 +138,19 @@ fn point_event(engine: &Engine, coords: &[u32], names: &Names) -> Option<PointEv
         let is_last = *v as usize + 1 == dim.values.len();
         match &dim.kind {
             DimensionKind::Tool => {
-                let name = if is_last { names.unknown_tool.clone() } else { value.clone() };
+                let name = if is_last {
+                    names.unknown_tool.clone()
+                } else {
+                    value.clone()
+                };
                 event.insert("tool".into(), Value::String(name));
             }
             DimensionKind::Destination => {
-                let name = if is_last { names.unknown_destination.clone()? } else { value.clone() };
+                let name = if is_last {
+                    names.unknown_destination.clone()?
+                } else {
+                    value.clone()
+                };
                 event.insert("destination".into(), Value::String(name));
             }
             DimensionKind::Mode => {
@@ -226,14 +240,25 @@ fn decide_explicit(engine: &Engine, event: &Value) -> Option<Value> {
     let exhausted: Vec<String> = event
         .get("budgets_exhausted")
         .and_then(Value::as_array)
-        .map(|a| a.iter().filter_map(|v| v.as_str().map(str::to_owned)).collect())
+        .map(|a| {
+            a.iter()
+                .filter_map(|v| v.as_str().map(str::to_owned))
+                .collect()
+        })
         .unwrap_or_default();
-    let budgets: Vec<bool> = t.budgets.iter().map(|b| exhausted.contains(&b.name)).collect();
+    let budgets: Vec<bool> = t
+        .budgets
+        .iter()
+        .map(|b| exhausted.contains(&b.name))
+        .collect();
     let q = Query {
         tool: s("tool"),
         destination: s("destination"),
         mode: s("mode"),
-        confidence: event.get("confidence").and_then(Value::as_f64).unwrap_or(1.0),
+        confidence: event
+            .get("confidence")
+            .and_then(Value::as_f64)
+            .unwrap_or(1.0),
         labels: LabelsIn {
             args: arg,
             destination: dest,
@@ -296,7 +321,9 @@ fn defaults(t: &Table) -> Vec<u32> {
         .iter()
         .map(|d| match &d.kind {
             DimensionKind::Mode => t.committed_mode().unwrap_or(0),
-            DimensionKind::FieldLabel { .. } => u32::try_from(d.values.len().saturating_sub(1)).unwrap_or(0),
+            DimensionKind::FieldLabel { .. } => {
+                u32::try_from(d.values.len().saturating_sub(1)).unwrap_or(0)
+            }
             _ => 0,
         })
         .collect()
@@ -342,7 +369,11 @@ fn decide_vectors(engine: &Engine, out: &mut Vec<Value>) {
         };
         let id = format!(
             "decide-{}",
-            coords.iter().map(u32::to_string).collect::<Vec<_>>().join(".")
+            coords
+                .iter()
+                .map(u32::to_string)
+                .collect::<Vec<_>>()
+                .join(".")
         );
         out.push(json!({"kind": "decide", "id": id, "event": pe.event, "expect": expect}));
     }
@@ -389,7 +420,9 @@ pub const ENTITY_SAMPLES: &[&str] = &[
 ];
 
 /// Characters tried first when a class needs one (readable samples).
-const NICE: &[char] = &['a', 'e', 'x', 'A', 'E', '0', '1', '5', ' ', '-', '.', '_', '/', ':', 'é'];
+const NICE: &[char] = &[
+    'a', 'e', 'x', 'A', 'E', '0', '1', '5', ' ', '-', '.', '_', '/', ':', 'é',
+];
 
 fn class_char(c: &Class) -> Option<char> {
     match c {
@@ -400,12 +433,7 @@ fn class_char(c: &Class) -> Option<char> {
                 .chain('a'..='z')
                 .chain('0'..='9')
                 .find(|ch| ranges.iter().any(|r| r.start() <= *ch && *ch <= r.end()))
-                .or_else(|| {
-                    ranges
-                        .iter()
-                        .map(|r| r.start())
-                        .find(|ch| !ch.is_control())
-                })
+                .or_else(|| ranges.iter().map(|r| r.start()).find(|ch| !ch.is_control()))
         }
         Class::Bytes(b) => b
             .ranges()
@@ -436,7 +464,9 @@ fn hir_samples(h: &Hir, limit: usize, depth: usize) -> Vec<String> {
     match h.kind() {
         HirKind::Empty | HirKind::Look(_) => vec![String::new()],
         HirKind::Literal(l) => vec![String::from_utf8_lossy(&l.0).into_owned()],
-        HirKind::Class(c) => class_char(c).map(|c| vec![c.to_string()]).unwrap_or_default(),
+        HirKind::Class(c) => class_char(c)
+            .map(|c| vec![c.to_string()])
+            .unwrap_or_default(),
         HirKind::Repetition(r) => {
             let subs = hir_samples(&r.sub, limit, depth + 1);
             let times = usize::try_from(r.min.clamp(1, 8)).unwrap_or(1);
@@ -512,7 +542,11 @@ fn phrases(t: &Table, ids: &BTreeSet<u32>) -> Vec<String> {
     let mut out = Vec::new();
     for id in ids {
         if let Some(lex) = t.lexicons.get(*id as usize) {
-            let all: Vec<String> = lex.entries.iter().map(|e| e.phrase.trim().to_owned()).collect();
+            let all: Vec<String> = lex
+                .entries
+                .iter()
+                .map(|e| e.phrase.trim().to_owned())
+                .collect();
             out.extend(spread(&all, LEXICON_PHRASES));
         }
     }
@@ -556,9 +590,11 @@ pub fn arg_samples(t: &Table) -> Vec<Value> {
             "x\u{301}eviction",
             "e\u{301}viction and ²lease",
             "ǅ title-case and ſ long s",
+            "Ⓐ lease, x\u{200d}eviction, \u{915}\u{93f}lawsuit",
+            "\u{1e4f0}\u{1e4d0} lease \u{1d7ce}23-45-6789 \u{212a}",
         ]
-            .iter()
-            .map(|s| (*s).to_owned()),
+        .iter()
+        .map(|s| (*s).to_owned()),
     );
     let mut seen = BTreeSet::new();
     let mut out: Vec<Value> = strings
@@ -639,7 +675,10 @@ fn glob_instance(glob: &str) -> String {
 fn sample_for(ty: &FieldType, s: &Value, k: usize) -> Value {
     match ty {
         FieldType::Text | FieldType::Entity => s.clone(),
-        FieldType::Time => json!(["2024-03-15 14:30", "next Tuesday", "3pm"].get(k % 3).copied().unwrap_or("")),
+        FieldType::Time => json!(["2024-03-15 14:30", "next Tuesday", "3pm"]
+            .get(k % 3)
+            .copied()
+            .unwrap_or("")),
         FieldType::Number => json!(k * 7),
         FieldType::Enum { values } => values
             .get(k % values.len().max(1))
@@ -655,7 +694,11 @@ fn event_vectors(engine: &Engine, samples: &[Value], out: &mut Vec<Value>) {
     if strings.is_empty() {
         return;
     }
-    let modes: Vec<String> = t.dimensions.get(2).map(|d| d.values.clone()).unwrap_or_default();
+    let modes: Vec<String> = t
+        .dimensions
+        .get(2)
+        .map(|d| d.values.clone())
+        .unwrap_or_default();
     let cuts: Vec<f64> = t
         .dimensions
         .iter()
@@ -665,14 +708,29 @@ fn event_vectors(engine: &Engine, samples: &[Value], out: &mut Vec<Value>) {
         })
         .unwrap_or_default();
     let mut dests: Vec<String> = t.destinations.iter().map(|d| d.name.clone()).collect();
-    dests.extend(t.destinations.iter().map(|d| glob_instance(&d.address.value)));
+    dests.extend(
+        t.destinations
+            .iter()
+            .map(|d| glob_instance(&d.address.value)),
+    );
     dests.extend(names.unknown_destination.clone());
     dests.push("https://example.org/x".to_owned());
     let tools: Vec<(String, Vec<(String, FieldType)>)> = t
         .tools
         .iter()
-        .map(|x| (x.name.clone(), x.args.iter().map(|a| (a.name.clone(), a.ty.clone())).collect()))
-        .chain([(names.unknown_tool.clone(), vec![("q".to_owned(), FieldType::Text)])])
+        .map(|x| {
+            (
+                x.name.clone(),
+                x.args
+                    .iter()
+                    .map(|a| (a.name.clone(), a.ty.clone()))
+                    .collect(),
+            )
+        })
+        .chain([(
+            names.unknown_tool.clone(),
+            vec![("q".to_owned(), FieldType::Text)],
+        )])
         .collect();
     let mut n = 0usize;
     for (ti, (tool, fields)) in tools.iter().enumerate() {
@@ -690,9 +748,15 @@ fn event_vectors(engine: &Engine, samples: &[Value], out: &mut Vec<Value>) {
             if k % 5 == 4 {
                 args.insert("extra".to_owned(), pick(7));
             }
-            let mode = modes.get((k + ti) % modes.len().max(1)).cloned().unwrap_or_default();
+            let mode = modes
+                .get((k + ti) % modes.len().max(1))
+                .cloned()
+                .unwrap_or_default();
             let confidence = confidence_in(&cuts, k % (cuts.len() + 1));
-            let destination = dests.get((k + 2 * ti) % dests.len().max(1)).cloned().unwrap_or_default();
+            let destination = dests
+                .get((k + 2 * ti) % dests.len().max(1))
+                .cloned()
+                .unwrap_or_default();
             let exhausted: Vec<String> = t
                 .budgets
                 .iter()
@@ -701,7 +765,11 @@ fn event_vectors(engine: &Engine, samples: &[Value], out: &mut Vec<Value>) {
                 .map(|(_, b)| b.name.clone())
                 .collect();
             let args = Value::Object(args);
-            let args_field = if k % 4 == 3 { Value::String(args.to_string()) } else { args.clone() };
+            let args_field = if k % 4 == 3 {
+                Value::String(args.to_string())
+            } else {
+                args.clone()
+            };
             let event = json!({
                 "tool": tool,
                 "destination": destination,
@@ -712,8 +780,16 @@ fn event_vectors(engine: &Engine, samples: &[Value], out: &mut Vec<Value>) {
             });
             let dest_id = engine.decider().destination_id(&destination);
             let labels = engine.labeler().label(&args, dest_id, &destination);
-            let field_refs: Vec<(&str, u32)> = labels.fields.iter().map(|(f, l)| (f.as_str(), *l)).collect();
-            let budgets: Vec<bool> = t.budgets.iter().map(|b| exhausted.contains(&b.name)).collect();
+            let field_refs: Vec<(&str, u32)> = labels
+                .fields
+                .iter()
+                .map(|(f, l)| (f.as_str(), *l))
+                .collect();
+            let budgets: Vec<bool> = t
+                .budgets
+                .iter()
+                .map(|b| exhausted.contains(&b.name))
+                .collect();
             let q = Query {
                 tool,
                 destination: &destination,

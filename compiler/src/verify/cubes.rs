@@ -71,7 +71,9 @@ pub(crate) fn structure(t: &Table) -> Result<(), Defect> {
                 for c in children {
                     match nodes.get(*c as usize) {
                         None => return Err(Defect::Dangling(format!("node {c}"))),
-                        Some(Node::Branch { dim: d, .. }) if d <= dim => return Err(Defect::Unordered(id)),
+                        Some(Node::Branch { dim: d, .. }) if d <= dim => {
+                            return Err(Defect::Unordered(id))
+                        }
                         Some(_) => {}
                     }
                 }
@@ -91,12 +93,16 @@ pub(crate) fn dim_of(t: &Table, node: u32) -> Option<usize> {
 
 /// The declared label of destination value `d`, if `d` is declared.
 pub(crate) fn declared_label(t: &Table, d: Option<u32>) -> Option<u32> {
-    d.and_then(|d| t.destinations.get(d as usize)).map(|d| d.label)
+    d.and_then(|d| t.destinations.get(d as usize))
+        .map(|d| d.label)
 }
 
 /// Whether the fixed destination and destination label can occur together.
 pub(crate) fn feasible(t: &Table, coords: &[Option<u32>]) -> bool {
-    match (coords.get(point::DEST).copied().flatten(), coords.get(point::DLABEL).copied().flatten()) {
+    match (
+        coords.get(point::DEST).copied().flatten(),
+        coords.get(point::DLABEL).copied().flatten(),
+    ) {
         (Some(d), Some(l)) => declared_label(t, Some(d)).is_none_or(|x| x == l),
         _ => true,
     }
@@ -107,7 +113,11 @@ pub(crate) fn feasible(t: &Table, coords: &[Option<u32>]) -> bool {
 fn signature(t: &Table, dim: usize, v: u32) -> String {
     match dim {
         point::TOOL => match t.tools.get(v as usize) {
-            Some(tool) => format!("{:?}/{:?}", tool.substitute, tool.args.iter().map(|a| &a.ty).collect::<Vec<_>>()),
+            Some(tool) => format!(
+                "{:?}/{:?}",
+                tool.substitute,
+                tool.args.iter().map(|a| &a.ty).collect::<Vec<_>>()
+            ),
             None => "<unknown>".to_owned(),
         },
         point::DEST => match t.destinations.get(v as usize) {
@@ -134,7 +144,9 @@ fn representatives(t: &Table, dim: usize, children: &[u32]) -> Vec<(u32, u32)> {
 /// One representative value per signature class of a dimension.
 fn class_values(t: &Table, dim: usize, size: usize) -> Vec<u32> {
     let mut seen: HashSet<String> = HashSet::new();
-    (0..u32::try_from(size).unwrap_or(0)).filter(|v| seen.insert(signature(t, dim, *v))).collect()
+    (0..u32::try_from(size).unwrap_or(0))
+        .filter(|v| seen.insert(signature(t, dim, *v)))
+        .collect()
 }
 
 /// A partial path: the dimensions it tests before `upto`, and its node.
@@ -170,7 +182,10 @@ fn walk(t: &Table, node: u32, upto: usize, coords: &mut Vec<Option<u32>>, out: &
                 *slot = None;
             }
         }
-        _ => out.push(Prefix { coords: coords.clone(), node }),
+        _ => out.push(Prefix {
+            coords: coords.clone(),
+            node,
+        }),
     }
 }
 
@@ -209,13 +224,24 @@ impl Below {
 
 /// Completes `coords` (a prefix ending at `node`) with a feasible path from
 /// `node` to `cell`; `None` if there is none.
-pub(crate) fn path_to(t: &Table, node: u32, cell: u32, coords: &[Option<u32>]) -> Option<Vec<Option<u32>>> {
+pub(crate) fn path_to(
+    t: &Table,
+    node: u32,
+    cell: u32,
+    coords: &[Option<u32>],
+) -> Option<Vec<Option<u32>>> {
     let mut coords = coords.to_vec();
     let mut dead = HashSet::new();
     find(t, node, cell, &mut coords, &mut dead).then_some(coords)
 }
 
-fn find(t: &Table, node: u32, cell: u32, coords: &mut Vec<Option<u32>>, dead: &mut HashSet<u32>) -> bool {
+fn find(
+    t: &Table,
+    node: u32,
+    cell: u32,
+    coords: &mut Vec<Option<u32>>,
+    dead: &mut HashSet<u32>,
+) -> bool {
     match t.diagram.nodes.get(node as usize) {
         Some(Node::Leaf { cell: c }) => *c == cell,
         Some(Node::Branch { dim, children }) => {
@@ -249,7 +275,13 @@ fn find(t: &Table, node: u32, cell: u32, coords: &mut Vec<Option<u32>>, dead: &m
 /// Every point of `coords` over the dimensions in `dims` (other free
 /// dimensions stay `None`), one representative per value class (all values
 /// when `all`); infeasible points are skipped unless `all`.
-pub(crate) fn expand(t: &Table, coords: &[Option<u32>], dims: &[usize], all: bool, f: &mut dyn FnMut(&[Option<u32>])) {
+pub(crate) fn expand(
+    t: &Table,
+    coords: &[Option<u32>],
+    dims: &[usize],
+    all: bool,
+    f: &mut dyn FnMut(&[Option<u32>]),
+) {
     let sizes = sizes(t);
     let free: Vec<(usize, Vec<u32>)> = dims
         .iter()
@@ -257,7 +289,11 @@ pub(crate) fn expand(t: &Table, coords: &[Option<u32>], dims: &[usize], all: boo
         .filter(|d| coords.get(*d).is_some_and(Option::is_none))
         .map(|d| {
             let size = sizes.get(d).copied().unwrap_or(1);
-            let values = if all { (0..u32::try_from(size).unwrap_or(0)).collect() } else { class_values(t, d, size) };
+            let values = if all {
+                (0..u32::try_from(size).unwrap_or(0)).collect()
+            } else {
+                class_values(t, d, size)
+            };
             (d, values)
         })
         .collect();

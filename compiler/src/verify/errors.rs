@@ -15,41 +15,108 @@ pub(crate) struct Leak<'a> {
 }
 
 fn list(names: &[String]) -> String {
-    names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")
+    names
+        .iter()
+        .map(|n| format!("`{n}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// `E0601`.
-pub(crate) fn leak(l: &Leak<'_>, rule_span: Span, cut_span: Option<Span>, example: &str) -> Diagnostic {
-    let what = if l.rewritten { format!("after rewriting, {} labelled", l.subject) } else { format!("{} labelled", l.subject) };
+pub(crate) fn leak(
+    l: &Leak<'_>,
+    rule_span: Span,
+    cut_span: Option<Span>,
+    example: &str,
+) -> Diagnostic {
+    let after = if l.rewritten { " after rewriting" } else { "" };
     let mut d = Diagnostic::new(
         Code::E0601,
-        format!("rule `{}` lets {what} `{}` reach {}, which the cut `{} >= {}` forbids", l.rule, l.label, list(l.observers), l.subject, l.cut),
+        format!(
+            "rule `{}` lets {} labelled `{}` reach {}{after}, which the cut `{} >= {}` forbids",
+            l.rule,
+            l.subject,
+            l.label,
+            list(l.observers),
+            l.subject,
+            l.cut
+        ),
     )
-    .primary(rule_span, format!("this `{}` reaches the observer", l.action));
+    .primary(
+        rule_span,
+        format!("this `{}` reaches the observer", l.action),
+    );
     if let Some(s) = cut_span {
         d = d.secondary(s, "the forbidden cut");
     }
     d = d.note(format!("counterexample: {example}"));
-    d = d.note(format!("observer {} receives the `{}` field", list(l.observers), l.label));
+    d = d.note(format!(
+        "observer {} receives the `{}` field",
+        list(l.observers),
+        l.label
+    ));
     if l.rewritten {
         d = d.note("a rewrite leaves a field at or above the cut when a transform's declared output is not below it, or when fields below the cut join to it");
         d.help("declare the transform's output strictly below the cut, or `block` such events")
     } else {
-        d.help(format!("put a rule that rewrites, defers or blocks `{} >= {}` before `{}`", l.subject, l.cut, l.rule))
+        d.help(format!(
+            "put a rule that rewrites, defers or blocks `{} >= {}` before `{}`",
+            l.subject, l.cut, l.rule
+        ))
     }
 }
 
+/// `E0601`: the audit policy hands raw arguments to a sink a cut names.
+pub(crate) fn audit_leak(
+    cut: &str,
+    sinks: &[String],
+    span: Span,
+    cut_span: Option<Span>,
+    example: &str,
+) -> Diagnostic {
+    let mut d = Diagnostic::new(
+        Code::E0601,
+        format!("the audit policy gives {} raw arguments labelled `{cut}`, which the cut `args >= {cut}` forbids", list(sinks)),
+    )
+    .primary(span, "raw arguments are recorded here");
+    if let Some(s) = cut_span {
+        d = d.secondary(s, "the forbidden cut");
+    }
+    d.note(format!("counterexample: {example}"))
+        .note("`with raw args` records the raw arguments of every committed event, whatever its decision")
+        .help("audit `without raw args`, or remove the sink from the cut")
+}
+
 /// `E0602`: a SHADOW substitute reaches an observer it must not.
-pub(crate) fn shadow_leak(rule: &str, substitute: &str, observer: &str, why: &str, rule_span: Span, example: &str) -> Diagnostic {
-    Diagnostic::new(Code::E0602, format!("rule `{rule}` shadows with `{substitute}`, which `{observer}` observes"))
-        .primary(rule_span, "this `shadow` emits to the observer")
-        .note(why.to_owned())
-        .note(format!("counterexample: {example}"))
-        .help(format!("observe `{substitute}` only by internal observers no cut names, or `block` such events"))
+pub(crate) fn shadow_leak(
+    rule: &str,
+    substitute: &str,
+    observer: &str,
+    why: &str,
+    rule_span: Span,
+    example: &str,
+) -> Diagnostic {
+    Diagnostic::new(
+        Code::E0602,
+        format!("rule `{rule}` shadows with `{substitute}`, which `{observer}` observes"),
+    )
+    .primary(rule_span, "this `shadow` emits to the observer")
+    .note(why.to_owned())
+    .note(format!("counterexample: {example}"))
+    .help(format!(
+        "observe `{substitute}` only by internal observers no cut names, or `block` such events"
+    ))
 }
 
 /// `E0603`: an unknown or missing case reaches a disclosing action.
-pub(crate) fn not_fail_closed(rule: &str, action: &str, what: &str, fixes: &str, rule_span: Span, example: &str) -> Diagnostic {
+pub(crate) fn not_fail_closed(
+    rule: &str,
+    action: &str,
+    what: &str,
+    fixes: &str,
+    rule_span: Span,
+    example: &str,
+) -> Diagnostic {
     Diagnostic::new(Code::E0603, format!("rule `{rule}` decides `{action}` for {what}"))
         .primary(rule_span, format!("this `{action}` is reached"))
         .note(format!("counterexample: {example}"))
@@ -59,9 +126,12 @@ pub(crate) fn not_fail_closed(rule: &str, action: &str, what: &str, fixes: &str,
 
 /// `E0604`: the table is not a total function of the domain.
 pub(crate) fn not_total(contract: &str, what: &str, span: Span) -> Diagnostic {
-    Diagnostic::new(Code::E0604, format!("the decision table of `{contract}` is not total: {what}"))
-        .primary(span, "compiled from this contract")
-        .help("this is a bug in stpc's lowering; please report it with the contract")
+    Diagnostic::new(
+        Code::E0604,
+        format!("the decision table of `{contract}` is not total: {what}"),
+    )
+    .primary(span, "compiled from this contract")
+    .help("this is a bug in stpc's lowering; please report it with the contract")
 }
 
 /// `W0601`: one side of a non-monotone pair: a rule, its action, a label.
@@ -73,12 +143,23 @@ pub(crate) struct Side<'a> {
 }
 
 /// `W0601`: raising a label makes the decision more disclosing.
-pub(crate) fn not_monotone(dim: &str, low: &Side<'_>, high: &Side<'_>, example: &str) -> Diagnostic {
+pub(crate) fn not_monotone(
+    dim: &str,
+    low: &Side<'_>,
+    high: &Side<'_>,
+    example: &str,
+) -> Diagnostic {
     Diagnostic::new(
         Code::W0601,
-        format!("raising the {dim} from `{}` to `{}` turns `{}` into `{}`", low.label, high.label, low.action, high.action),
+        format!(
+            "raising the {dim} from `{}` to `{}` turns `{}` into `{}`",
+            low.label, high.label, low.action, high.action
+        ),
     )
-    .primary(high.span, format!("`{}` decides the higher label", high.rule))
+    .primary(
+        high.span,
+        format!("`{}` decides the higher label", high.rule),
+    )
     .secondary(low.span, format!("`{}` decides the lower label", low.rule))
     .note(format!("at: {example}"))
     .note("actions ordered from most to least disclosing: allow > rewrite > shadow, defer > block")
@@ -91,6 +172,9 @@ pub(crate) fn not_monotone(dim: &str, low: &Side<'_>, high: &Side<'_>, example: 
 /// `W0602`: a rule that decides no point.
 pub(crate) fn unreachable_rule(rule: &str, span: Span) -> Diagnostic {
     Diagnostic::new(Code::W0602, format!("rule `{rule}` decides no event"))
-        .primary(span, "every event this rule matches is decided by an earlier rule")
+        .primary(
+            span,
+            "every event this rule matches is decided by an earlier rule",
+        )
         .help("remove the rule, or move it before the rules that pre-empt it")
 }

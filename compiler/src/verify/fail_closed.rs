@@ -14,23 +14,52 @@ use super::{cubes, errors, point, Cx};
 use crate::diagnostics::Diagnostic;
 use stpc_runtime::Action;
 
-pub(crate) fn check(cx: &Cx<'_>, prefixes: &[cubes::Prefix], below: &mut cubes::Below, out: &mut Vec<Diagnostic>) {
+pub(crate) fn check(
+    cx: &Cx<'_>,
+    prefixes: &[cubes::Prefix],
+    below: &mut cubes::Below,
+    out: &mut Vec<Diagnostic>,
+) {
     let t = cx.t;
     let cases = [
-        (point::TOOL, t.tools.len(), "a tool the contract does not know (`<unknown>`)", "block unless tool allowed;"),
-        (point::DEST, t.destinations.len(), "a destination the contract does not know (`<unknown>`)", "block unless destination allowed;"),
-        (point::ARG, t.lattices.args.labels.len(), "arguments without a label (`<missing>`)", "block when labels missing;"),
-        (point::DLABEL, t.lattices.destination.labels.len(), "a destination without a label (`<missing>`)", "block when labels missing;"),
+        (
+            point::TOOL,
+            t.tools.len(),
+            "a tool the contract does not know (`<unknown>`)",
+            "block unless tool allowed;",
+        ),
+        (
+            point::DEST,
+            t.destinations.len(),
+            "a destination the contract does not know (`<unknown>`)",
+            "block unless destination allowed;",
+        ),
+        (
+            point::ARG,
+            t.lattices.args.labels.len(),
+            "arguments without a label (`<missing>`)",
+            "block when labels missing;",
+        ),
+        (
+            point::DLABEL,
+            t.lattices.destination.labels.len(),
+            "a destination without a label (`<missing>`)",
+            "block when labels missing;",
+        ),
     ];
     let mut found: BTreeMap<(u32, usize), String> = BTreeMap::new();
     for prefix in prefixes {
         for c in below.cells(t, prefix.node) {
-            let Some(cell) = t.cells.get(c as usize) else { continue };
+            let Some(cell) = t.cells.get(c as usize) else {
+                continue;
+            };
             if matches!(cell.action, Action::Defer | Action::Block) {
                 continue;
             }
             for (case, (dim, value, _, _)) in cases.iter().enumerate() {
-                let Ok(value) = u32::try_from(*value) else { continue };
+                let Ok(value) = u32::try_from(*value) else {
+                    continue;
+                };
                 let hit = match prefix.coords.get(*dim) {
                     Some(None) => true,
                     Some(Some(v)) => *v == value,
@@ -56,8 +85,12 @@ pub(crate) fn check(cx: &Cx<'_>, prefixes: &[cubes::Prefix], below: &mut cubes::
     // One diagnostic per rule, naming every case it mishandles.
     let mut by_rule: BTreeMap<u32, (Vec<&str>, Vec<&str>, String)> = BTreeMap::new();
     for ((rule, case), example) in found {
-        let Some((_, _, what, fix)) = cases.get(case) else { continue };
-        let entry = by_rule.entry(rule).or_insert_with(|| (Vec::new(), Vec::new(), example));
+        let Some((_, _, what, fix)) = cases.get(case) else {
+            continue;
+        };
+        let entry = by_rule
+            .entry(rule)
+            .or_insert_with(|| (Vec::new(), Vec::new(), example));
         entry.0.push(what);
         if !entry.1.contains(fix) {
             entry.1.push(fix);
@@ -65,13 +98,23 @@ pub(crate) fn check(cx: &Cx<'_>, prefixes: &[cubes::Prefix], below: &mut cubes::
     }
     for (rule, (whats, fixes, example)) in by_rule {
         let (name, span) = cx.rule(rule);
-        let action = cx.c.rules.get(rule as usize).map_or("?", |r| r.action.keyword());
+        let action =
+            cx.c.rules
+                .get(rule as usize)
+                .map_or("?", |r| r.action.keyword());
         let what = match whats.as_slice() {
             [one] => (*one).to_owned(),
             [init @ .., last] => format!("{} and {last}", init.join(", ")),
             [] => continue,
         };
         let fixes: Vec<String> = fixes.iter().map(|f| format!("`{f}`")).collect();
-        out.push(errors::not_fail_closed(&name, action, &what, &fixes.join(" and "), span, &example));
+        out.push(errors::not_fail_closed(
+            &name,
+            action,
+            &what,
+            &fixes.join(" and "),
+            span,
+            &example,
+        ));
     }
 }

@@ -13,6 +13,8 @@
 //!   forbidden cut reach an observer the cut names (Theorem 1; the model of
 //!   each action is in `soundness`), with the counterexample event and the
 //!   observer;
+//! - `E0601` for an audit policy that records raw arguments at a sink an
+//!   argument cut names;
 //! - `E0603` for any point with a `<missing>` label, an `<unknown>` tool or
 //!   an `<unknown>` destination whose action is not DEFER or BLOCK;
 //! - `W0601` where raising a label makes the action more disclosing
@@ -32,6 +34,8 @@ mod fail_closed;
 mod monotone;
 mod point;
 mod soundness;
+#[cfg(test)]
+mod tests;
 
 use std::collections::BTreeMap;
 
@@ -47,9 +51,15 @@ pub const ENUMERATION_LIMIT: u128 = 2_000_000;
 /// Verifies a lowered table against its contract, reporting into
 /// `diagnostics`.
 pub fn verify(contract: &hir::Contract, table: &Table, diagnostics: &mut Diagnostics) {
-    let already: Vec<Span> =
-        diagnostics.iter().filter(|d| d.code == Code::W0002).filter_map(Diagnostic::primary_span).collect();
-    let cx = Cx { t: table, c: contract };
+    let already: Vec<Span> = diagnostics
+        .iter()
+        .filter(|d| d.code == Code::W0002)
+        .filter_map(Diagnostic::primary_span)
+        .collect();
+    let cx = Cx {
+        t: table,
+        c: contract,
+    };
     let mut out = Vec::new();
     match cubes::structure(table) {
         Ok(()) => {
@@ -59,9 +69,14 @@ pub fn verify(contract: &hir::Contract, table: &Table, diagnostics: &mut Diagnos
             soundness_pass(&cx, &prefixes, &mut below, &mut out);
             fail_closed::check(&cx, &prefixes, &mut below, &mut out);
             monotone::check(&cx, &mut out);
+            audit(&cx, &mut out);
             unreachable(&cx, &already, &mut out);
         }
-        Err(defect) => out.push(errors::not_total(&contract.name, &describe(&defect), contract.span)),
+        Err(defect) => out.push(errors::not_total(
+            &contract.name,
+            &describe(&defect),
+            contract.span,
+        )),
     }
     diagnostics.extend(out);
 }
@@ -86,7 +101,9 @@ fn describe(d: &cubes::Defect) -> String {
     match d {
         cubes::Defect::Dangling(what) => format!("{what} does not exist"),
         cubes::Defect::Arity(n) => format!("node {n} does not have one child per value"),
-        cubes::Defect::Unordered(n) => format!("node {n} has a child that tests an earlier dimension"),
+        cubes::Defect::Unordered(n) => {
+            format!("node {n} has a child that tests an earlier dimension")
+        }
     }
 }
 
@@ -114,7 +131,11 @@ fn enumerate(cx: &Cx<'_>, out: &mut Vec<Diagnostic>) {
         }
     });
     if let Some(p) = bad {
-        out.push(errors::not_total(&cx.c.name, &format!("point {p:?} reaches no cell"), cx.c.span));
+        out.push(errors::not_total(
+            &cx.c.name,
+            &format!("point {p:?} reaches no cell"),
+            cx.c.span,
+        ));
     }
 }
 
@@ -129,7 +150,12 @@ struct Found {
 
 /// Runs the soundness model on every feasible point and reports one
 /// diagnostic per (rule, cut, substitute).
-fn soundness_pass(cx: &Cx<'_>, prefixes: &[cubes::Prefix], below: &mut cubes::Below, out: &mut Vec<Diagnostic>) {
+fn soundness_pass(
+    cx: &Cx<'_>,
+    prefixes: &[cubes::Prefix],
+    below: &mut cubes::Below,
+    out: &mut Vec<Diagnostic>,
+) {
     let t = cx.t;
     let dims = [point::TOOL, point::DEST, point::ARG, point::DLABEL];
     let committed = t.committed_mode();
@@ -140,26 +166,40 @@ fn soundness_pass(cx: &Cx<'_>, prefixes: &[cubes::Prefix], below: &mut cubes::Be
     let mut found: BTreeMap<(u32, Option<usize>, Option<u32>), Found> = BTreeMap::new();
     for prefix in prefixes {
         for c in below.cells(t, prefix.node) {
-            let Some(cell) = t.cells.get(c as usize) else { continue };
-            if matches!(cell.action, stpc_runtime::Action::Defer | stpc_runtime::Action::Block) {
+            let Some(cell) = t.cells.get(c as usize) else {
+                continue;
+            };
+            if matches!(
+                cell.action,
+                stpc_runtime::Action::Defer | stpc_runtime::Action::Block
+            ) {
                 continue;
             }
             cubes::expand(t, &prefix.coords, &dims, false, &mut |p| {
                 let e = point::Event::of(t, p);
                 for leak in soundness::leaks(t, &e, cell) {
-                    let entry = found.entry((cell.rule_id, leak.cut, leak.substitute)).or_insert_with(|| {
-                        let path = cubes::path_to(t, prefix.node, c, p).unwrap_or_else(|| p.to_vec());
-                        let mode = path.get(point::MODE).copied().flatten();
-                        let conf = path.get(point::CONF).copied().flatten().map(|v| v as usize);
-                        Found {
-                            label: leak.label,
-                            rewritten: leak.rewritten,
-                            example: point::render(t, &path),
-                            promoted: mode.is_some() && mode == committed && conf.is_none_or(|c| c == top),
-                            ..Found::default()
-                        }
-                    });
-                    let name = t.observers.get(leak.observer as usize).map_or("?", |o| o.name.as_str()).to_owned();
+                    let entry = found
+                        .entry((cell.rule_id, leak.cut, leak.substitute))
+                        .or_insert_with(|| {
+                            let path =
+                                cubes::path_to(t, prefix.node, c, p).unwrap_or_else(|| p.to_vec());
+                            let mode = path.get(point::MODE).copied().flatten();
+                            let conf = path.get(point::CONF).copied().flatten().map(|v| v as usize);
+                            Found {
+                                label: leak.label,
+                                rewritten: leak.rewritten,
+                                example: point::render(t, &path),
+                                promoted: mode.is_some()
+                                    && mode == committed
+                                    && conf.is_none_or(|c| c == top),
+                                ..Found::default()
+                            }
+                        });
+                    let name = t
+                        .observers
+                        .get(leak.observer as usize)
+                        .map_or("?", |o| o.name.as_str())
+                        .to_owned();
                     if !entry.observers.contains(&name) {
                         entry.observers.push(name);
                     }
@@ -169,7 +209,10 @@ fn soundness_pass(cx: &Cx<'_>, prefixes: &[cubes::Prefix], below: &mut cubes::Be
     }
     for ((rule, cut, sub), f) in found {
         let (name, span) = cx.rule(rule);
-        let action = cx.c.rules.get(rule as usize).map_or("?", |r| r.action.keyword());
+        let action =
+            cx.c.rules
+                .get(rule as usize)
+                .map_or("?", |r| r.action.keyword());
         let d = match (cut.and_then(|i| t.forbid.get(i).map(|c| (i, c))), sub) {
             (Some((i, c)), None) => {
                 let (subject, lattice) = match c.subject {
@@ -190,7 +233,10 @@ fn soundness_pass(cx: &Cx<'_>, prefixes: &[cubes::Prefix], below: &mut cubes::Be
                 errors::leak(&leak, span, cut_span, &f.example)
             }
             (cut, Some(s)) => {
-                let sub = t.substitutes.get(s as usize).map_or("?", |s| s.name.as_str());
+                let sub = t
+                    .substitutes
+                    .get(s as usize)
+                    .map_or("?", |s| s.name.as_str());
                 let why = match cut {
                     None => "the substitute is observed by an external observer, so SHADOW discloses the call".to_owned(),
                     Some((_, c)) => {
@@ -209,6 +255,50 @@ fn soundness_pass(cx: &Cx<'_>, prefixes: &[cubes::Prefix], below: &mut cubes::Be
             d
         };
         out.push(d);
+    }
+}
+
+/// `E0601` for an audit policy that hands raw committed arguments to a sink
+/// an argument cut names: every committed event is audited, whatever its
+/// decision, so any event at or above the cut reaches the sink.
+fn audit(cx: &Cx<'_>, out: &mut Vec<Diagnostic>) {
+    let t = cx.t;
+    if !t.audit.raw_args {
+        return;
+    }
+    let span = cx.c.audit.span.unwrap_or(cx.c.span);
+    for (i, cut) in t
+        .forbid
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| c.subject == Subject::Args)
+    {
+        let sinks: Vec<String> = t
+            .audit
+            .sinks
+            .iter()
+            .filter(|o| cut.observers.contains(o))
+            .filter_map(|o| t.observers.get(*o as usize).map(|o| o.name.clone()))
+            .collect();
+        if sinks.is_empty() {
+            continue;
+        }
+        let mut coords = vec![None; t.dimensions.len()];
+        if let Some(slot) = coords.get_mut(point::MODE) {
+            *slot = t.committed_mode();
+        }
+        if let Some(slot) = coords.get_mut(point::ARG) {
+            *slot = Some(cut.label);
+        }
+        let label = t.lattices.args.label_name(cut.label).unwrap_or("?");
+        let cut_span = cx.c.forbids.get(i).map(|f| f.span);
+        out.push(errors::audit_leak(
+            label,
+            &sinks,
+            span,
+            cut_span,
+            &point::render(t, &coords),
+        ));
     }
 }
 

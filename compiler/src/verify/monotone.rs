@@ -41,7 +41,11 @@ pub(crate) fn rank(a: Action) -> u8 {
 fn covers(lat: &Lattice, l: u32) -> Vec<u32> {
     let n = u32::try_from(lat.labels.len()).unwrap_or(0);
     let above: Vec<u32> = (0..n).filter(|m| *m != l && lat.leq(l, *m)).collect();
-    above.iter().copied().filter(|m| !above.iter().any(|k| k != m && lat.leq(*k, *m))).collect()
+    above
+        .iter()
+        .copied()
+        .filter(|m| !above.iter().any(|k| k != m && lat.leq(*k, *m)))
+        .collect()
 }
 
 /// The pair walk for one raised dimension: from a pair of nodes (the lower
@@ -78,7 +82,9 @@ impl Walk<'_> {
         };
         let child = |n: u32, tests: Option<usize>, v: u32| -> u32 {
             match (tests == Some(dim), t.diagram.nodes.get(n as usize)) {
-                (true, Some(Node::Branch { children, .. })) => children.get(v as usize).copied().unwrap_or(n),
+                (true, Some(Node::Branch { children, .. })) => {
+                    children.get(v as usize).copied().unwrap_or(n)
+                }
                 _ => n,
             }
         };
@@ -90,7 +96,10 @@ impl Walk<'_> {
             if dim == point::DLABEL && pinned.is_some() {
                 return Some((dim, out));
             }
-            out.push((self.low, (child(n1, d1, self.low), child(n2, d2, self.high), None)));
+            out.push((
+                self.low,
+                (child(n1, d1, self.low), child(n2, d2, self.high), None),
+            ));
             return Some((dim, out));
         }
         for v in 0..n {
@@ -120,10 +129,17 @@ impl Walk<'_> {
         let t = self.t;
         let (n1, n2, _) = s;
         let result = match self.successors(s) {
-            None => match (t.diagram.nodes.get(n1 as usize), t.diagram.nodes.get(n2 as usize)) {
+            None => match (
+                t.diagram.nodes.get(n1 as usize),
+                t.diagram.nodes.get(n2 as usize),
+            ) {
                 (Some(Node::Leaf { cell: c1 }), Some(Node::Leaf { cell: c2 })) => {
                     let r = |c: &u32| t.cells.get(*c as usize).map_or(0, |c| rank(c.action));
-                    if r(c2) > r(c1) { vec![(*c1, *c2)] } else { Vec::new() }
+                    if r(c2) > r(c1) {
+                        vec![(*c1, *c2)]
+                    } else {
+                        Vec::new()
+                    }
                 }
                 _ => Vec::new(),
             },
@@ -151,7 +167,10 @@ impl Walk<'_> {
         let mut coords = vec![None; self.t.dimensions.len()];
         let mut s: State = (self.t.diagram.root, self.t.diagram.root, None);
         while let Some((dim, next)) = self.successors(s) {
-            let Some((v, st)) = next.into_iter().find(|(_, st)| self.memo.get(st).is_some_and(|ps| ps.contains(&pair))) else {
+            let Some((v, st)) = next
+                .into_iter()
+                .find(|(_, st)| self.memo.get(st).is_some_and(|ps| ps.contains(&pair)))
+            else {
                 break;
             };
             if let Some(slot) = coords.get_mut(dim) {
@@ -171,8 +190,12 @@ pub(crate) fn check(cx: &Cx<'_>, out: &mut Vec<Diagnostic>) {
         .enumerate()
         .filter_map(|(d, dim)| match &dim.kind {
             DimensionKind::ArgLabel => Some((d, &t.lattices.args, "argument label".to_owned())),
-            DimensionKind::DestLabel => Some((d, &t.lattices.destination, "destination label".to_owned())),
-            DimensionKind::FieldLabel { field } => Some((d, &t.lattices.args, format!("label of field `{field}`"))),
+            DimensionKind::DestLabel => {
+                Some((d, &t.lattices.destination, "destination label".to_owned()))
+            }
+            DimensionKind::FieldLabel { field } => {
+                Some((d, &t.lattices.args, format!("label of field `{field}`")))
+            }
             _ => None,
         })
         .collect();
@@ -181,24 +204,52 @@ pub(crate) fn check(cx: &Cx<'_>, out: &mut Vec<Diagnostic>) {
     for (d, lat, _) in &dims {
         for low in 0..u32::try_from(lat.labels.len()).unwrap_or(0) {
             for high in covers(lat, low) {
-                let mut w = Walk { t, dim: *d, low, high, memo: HashMap::new(), work };
+                let mut w = Walk {
+                    t,
+                    dim: *d,
+                    low,
+                    high,
+                    memo: HashMap::new(),
+                    work,
+                };
                 let root = t.diagram.root;
                 let pairs = w.pairs((root, root, None));
                 for (c1, c2) in pairs {
-                    let (Some(a), Some(b)) = (t.cells.get(c1 as usize), t.cells.get(c2 as usize)) else { continue };
-                    found.entry((a.rule_id, b.rule_id, *d)).or_insert_with(|| (low, high, point::render(t, &w.witness((c1, c2)))));
+                    let (Some(a), Some(b)) = (t.cells.get(c1 as usize), t.cells.get(c2 as usize))
+                    else {
+                        continue;
+                    };
+                    found
+                        .entry((a.rule_id, b.rule_id, *d))
+                        .or_insert_with(|| (low, high, point::render(t, &w.witness((c1, c2)))));
                 }
                 work = w.work;
             }
         }
     }
     for ((low, high, d), (from, to, example)) in found {
-        let Some((_, lat, what)) = dims.iter().find(|x| x.0 == d) else { continue };
+        let Some((_, lat, what)) = dims.iter().find(|x| x.0 == d) else {
+            continue;
+        };
         let (low_name, low_span) = cx.rule(low);
         let (high_name, high_span) = cx.rule(high);
-        let kw = |r: u32| cx.c.rules.get(r as usize).map_or("?", |r| r.action.keyword());
-        let low_side = errors::Side { rule: &low_name, action: kw(low), label: lat.label_name(from).unwrap_or("?"), span: low_span };
-        let high_side = errors::Side { rule: &high_name, action: kw(high), label: lat.label_name(to).unwrap_or("?"), span: high_span };
+        let kw = |r: u32| {
+            cx.c.rules
+                .get(r as usize)
+                .map_or("?", |r| r.action.keyword())
+        };
+        let low_side = errors::Side {
+            rule: &low_name,
+            action: kw(low),
+            label: lat.label_name(from).unwrap_or("?"),
+            span: low_span,
+        };
+        let high_side = errors::Side {
+            rule: &high_name,
+            action: kw(high),
+            label: lat.label_name(to).unwrap_or("?"),
+            span: high_span,
+        };
         out.push(errors::not_monotone(what, &low_side, &high_side, &example));
     }
 }

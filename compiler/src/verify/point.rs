@@ -37,24 +37,40 @@ impl Event {
         let known = |v: u32, n: usize| ((v as usize) < n).then_some(v);
         let dest = known(at(DEST), t.destinations.len());
         // A free destination label of a declared destination is its declared label (A2).
-        let declared = dest.and_then(|d| t.destinations.get(d as usize)).map(|d| d.label);
+        let declared = dest
+            .and_then(|d| t.destinations.get(d as usize))
+            .map(|d| d.label);
         let dlabel = match (coords.get(DLABEL).copied().flatten(), declared) {
             (None, Some(l)) => Some(l),
             _ => known(at(DLABEL), t.lattices.destination.labels.len()),
         };
-        Event { tool: known(at(TOOL), t.tools.len()), dest, arg: known(at(ARG), t.lattices.args.labels.len()), dlabel }
+        Event {
+            tool: known(at(TOOL), t.tools.len()),
+            dest,
+            arg: known(at(ARG), t.lattices.args.labels.len()),
+            dlabel,
+        }
     }
 }
 
 /// A readable confidence inside interval `i` of the cuts, clipped to [0, 1].
 pub(crate) fn confidence_in(cuts: &[f64], i: usize) -> f64 {
-    let lo = i.checked_sub(1).and_then(|j| cuts.get(j)).copied().unwrap_or(0.0).max(0.0);
+    let lo = i
+        .checked_sub(1)
+        .and_then(|j| cuts.get(j))
+        .copied()
+        .unwrap_or(0.0)
+        .max(0.0);
     let hi = cuts.get(i).copied().unwrap_or(1.0).min(1.0);
     if lo >= hi {
         lo
     } else if i == cuts.len() && hi == 1.0 {
         // The top interval: a round value, 1.0 when nothing above is cut.
-        if lo == 0.0 { 1.0 } else { ((lo + hi) / 2.0 * 100.0).round() / 100.0 }
+        if lo == 0.0 {
+            1.0
+        } else {
+            ((lo + hi) / 2.0 * 100.0).round() / 100.0
+        }
     } else {
         ((lo + hi) / 2.0 * 100.0).floor() / 100.0
     }
@@ -62,20 +78,47 @@ pub(crate) fn confidence_in(cuts: &[f64], i: usize) -> f64 {
 
 /// A label as shown in a counterexample: `<sensitive>`, or `<missing>`.
 fn shown(label: &str) -> String {
-    if label.starts_with('<') { label.to_owned() } else { format!("<{label}>") }
+    if label.starts_with('<') {
+        label.to_owned()
+    } else {
+        format!("<{label}>")
+    }
 }
 
 /// The tool call and its context, for a note.
 pub(crate) fn render(t: &Table, coords: &[Option<u32>]) -> String {
     let at = |d: usize| coords.get(d).copied().flatten().unwrap_or(0);
-    let value = |d: usize| t.dimensions.get(d).and_then(|x| x.values.get(at(d) as usize)).map_or("?", String::as_str);
+    let value = |d: usize| {
+        t.dimensions
+            .get(d)
+            .and_then(|x| x.values.get(at(d) as usize))
+            .map_or("?", String::as_str)
+    };
     let e = Event::of(t, coords);
     let arg = shown(value(ARG));
     let call = match e.tool.and_then(|i| t.tools.get(i as usize)) {
-        Some(tool) => match tool.args.first() {
-            Some(f) => format!("`{}({}: {arg})`", tool.name, f.name),
-            None => format!("`{}()` (argument label {arg})", tool.name),
-        },
+        Some(tool) => {
+            // Fields with a label dimension of their own show that label;
+            // the first field stands for the joined label otherwise.
+            let own: Vec<String> = t
+                .dimensions
+                .iter()
+                .enumerate()
+                .filter_map(|(d, dim)| match &dim.kind {
+                    DimensionKind::FieldLabel { field }
+                        if tool.args.iter().any(|a| &a.name == field) =>
+                    {
+                        Some(format!("{field}: {}", shown(value(d))))
+                    }
+                    _ => None,
+                })
+                .collect();
+            match (own.is_empty(), tool.args.first()) {
+                (false, _) => format!("`{}({})` (argument label {arg})", tool.name, own.join(", ")),
+                (true, Some(f)) => format!("`{}({}: {arg})`", tool.name, f.name),
+                (true, None) => format!("`{}()` (argument label {arg})", tool.name),
+            }
+        }
         None => format!("a call to an `<unknown>` tool with arguments labelled {arg}"),
     };
     let dest = match e.dest.and_then(|i| t.destinations.get(i as usize)) {
@@ -83,13 +126,26 @@ pub(crate) fn render(t: &Table, coords: &[Option<u32>]) -> String {
         None => "an `<unknown>` destination".to_owned(),
     };
     let mut s = format!("{call} to {dest}, mode `{}`", value(MODE));
-    let conf_name = |i: usize| t.dimensions.get(CONF).and_then(|x| x.values.get(i)).map_or("?", String::as_str);
+    let conf_name = |i: usize| {
+        t.dimensions
+            .get(CONF)
+            .and_then(|x| x.values.get(i))
+            .map_or("?", String::as_str)
+    };
     if let Some(DimensionKind::Confidence { cuts }) = t.dimensions.get(CONF).map(|d| &d.kind) {
         if !cuts.is_empty() {
             // A confidence the path does not test: show the top interval,
             // where committed and promoted events (confidence 1.0) fall.
-            let i = coords.get(CONF).copied().flatten().map_or(cuts.len(), |v| v as usize);
-            s.push_str(&format!(", confidence {} (in {})", confidence_in(cuts, i), conf_name(i)));
+            let i = coords
+                .get(CONF)
+                .copied()
+                .flatten()
+                .map_or(cuts.len(), |v| v as usize);
+            s.push_str(&format!(
+                ", confidence {} (in {})",
+                confidence_in(cuts, i),
+                conf_name(i)
+            ));
         }
     }
     let dlabel = match e.dlabel {
@@ -100,10 +156,15 @@ pub(crate) fn render(t: &Table, coords: &[Option<u32>]) -> String {
     for (d, dim) in t.dimensions.iter().enumerate().skip(CONF + 1) {
         match &dim.kind {
             DimensionKind::Budget { budget } => {
-                let name = t.budgets.get(*budget as usize).map_or("?", |b| b.name.as_str());
+                let name = t
+                    .budgets
+                    .get(*budget as usize)
+                    .map_or("?", |b| b.name.as_str());
                 s.push_str(&format!(", budget `{name}` {}", value(d)));
             }
-            DimensionKind::FieldLabel { field } => s.push_str(&format!(", field `{field}` labelled {}", shown(value(d)))),
+            DimensionKind::FieldLabel { field } => {
+                s.push_str(&format!(", field `{field}` labelled {}", shown(value(d))))
+            }
             _ => {}
         }
     }

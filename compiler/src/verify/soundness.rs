@@ -42,11 +42,15 @@ pub(crate) struct Leak {
 }
 
 fn sees(t: &Table, o: u32, channel: &str) -> bool {
-    t.observers.get(o as usize).is_some_and(|o| o.sees.iter().any(|c| c == channel))
+    t.observers
+        .get(o as usize)
+        .is_some_and(|o| o.sees.iter().any(|c| c == channel))
 }
 
 fn external(t: &Table, o: u32) -> bool {
-    t.observers.get(o as usize).is_some_and(|o| o.locality == Locality::External)
+    t.observers
+        .get(o as usize)
+        .is_some_and(|o| o.locality == Locality::External)
 }
 
 fn channel(s: Subject) -> &'static str {
@@ -60,7 +64,10 @@ fn channel(s: Subject) -> &'static str {
 fn dispatch_observers(t: &Table, dest: Option<u32>) -> Vec<u32> {
     match dest.and_then(|d| t.destinations.get(d as usize)) {
         Some(d) => d.observers.clone(),
-        None => (0..t.observers.len()).filter_map(|o| u32::try_from(o).ok()).filter(|o| external(t, *o)).collect(),
+        None => (0..t.observers.len())
+            .filter_map(|o| u32::try_from(o).ok())
+            .filter(|o| external(t, *o))
+            .collect(),
     }
 }
 
@@ -90,7 +97,11 @@ fn dispatch(t: &Table, e: &Event, arg: Option<u32>, rewritten: bool) -> Vec<Leak
         if !lattice.leq(cut.label, label) {
             continue;
         }
-        for o in cut.observers.iter().filter(|o| observers.contains(o) && sees(t, **o, channel(cut.subject))) {
+        for o in cut
+            .observers
+            .iter()
+            .filter(|o| observers.contains(o) && sees(t, **o, channel(cut.subject)))
+        {
             out.push(Leak {
                 cut: Some(i),
                 observer: *o,
@@ -108,7 +119,10 @@ fn dispatch(t: &Table, e: &Event, arg: Option<u32>, rewritten: bool) -> Vec<Leak
 fn rewritten_label(t: &Table, e: &Event, cell: &Cell) -> (Option<u32>, bool) {
     let lat = &t.lattices.args;
     let Some(a) = e.arg else { return (None, false) };
-    let external: Vec<u32> = dispatch_observers(t, e.dest).into_iter().filter(|o| external(t, *o)).collect();
+    let external: Vec<u32> = dispatch_observers(t, e.dest)
+        .into_iter()
+        .filter(|o| external(t, *o))
+        .collect();
     let cuts: Vec<u32> = t
         .forbid
         .iter()
@@ -121,16 +135,26 @@ fn rewritten_label(t: &Table, e: &Event, cell: &Cell) -> (Option<u32>, bool) {
     }
     let tool = e.tool.and_then(|i| t.tools.get(i as usize));
     let mut out: Option<u32> = None;
-    for tr in cell.transforms.iter().filter_map(|i| t.transforms.get(*i as usize)) {
+    for tr in cell
+        .transforms
+        .iter()
+        .filter_map(|i| t.transforms.get(*i as usize))
+    {
         let fits = tool.is_none_or(|tool| {
-            tool.args.iter().any(|f| stpc_runtime::transform::fits(&tr.applies_to, &f.ty))
+            tool.args
+                .iter()
+                .any(|f| stpc_runtime::transform::fits(&tr.applies_to, &f.ty))
         });
         if fits {
-            out = Some(out.map_or(tr.output_label, |o| lat.join(o, tr.output_label).unwrap_or(u32::MAX)));
+            out = Some(out.map_or(tr.output_label, |o| {
+                lat.join(o, tr.output_label).unwrap_or(u32::MAX)
+            }));
         }
     }
     // No transform fits a field: nothing changes (the runtime then refuses).
-    let Some(mut post) = out else { return (Some(a), false) };
+    let Some(mut post) = out else {
+        return (Some(a), false);
+    };
     for l in 0..u32::try_from(lat.labels.len()).unwrap_or(0) {
         if lat.leq(l, a) && !forbidden(l) {
             post = lat.join(post, l).unwrap_or(u32::MAX);
@@ -140,13 +164,26 @@ fn rewritten_label(t: &Table, e: &Event, cell: &Cell) -> (Option<u32>, bool) {
 }
 
 fn shadow(t: &Table, e: &Event, cell: &Cell) -> Vec<Leak> {
-    let own = e.tool.and_then(|i| t.tools.get(i as usize)).and_then(|tool| tool.substitute);
-    let Some(s) = cell.substitute.or(own) else { return Vec::new() };
-    let Some(sub) = t.substitutes.get(s as usize) else { return Vec::new() };
+    let own = e
+        .tool
+        .and_then(|i| t.tools.get(i as usize))
+        .and_then(|tool| tool.substitute);
+    let Some(s) = cell.substitute.or(own) else {
+        return Vec::new();
+    };
+    let Some(sub) = t.substitutes.get(s as usize) else {
+        return Vec::new();
+    };
     let mut out = Vec::new();
     for o in &sub.observers {
         if external(t, *o) {
-            out.push(Leak { cut: None, observer: *o, label: None, substitute: Some(s), rewritten: false });
+            out.push(Leak {
+                cut: None,
+                observer: *o,
+                label: None,
+                substitute: Some(s),
+                rewritten: false,
+            });
             continue;
         }
         for (i, cut) in t.forbid.iter().enumerate() {
@@ -155,8 +192,17 @@ fn shadow(t: &Table, e: &Event, cell: &Cell) -> Vec<Leak> {
                 Subject::Destination => (e.dlabel, &t.lattices.destination),
             };
             let Some(label) = label else { continue };
-            if lattice.leq(cut.label, label) && cut.observers.contains(o) && sees(t, *o, channel(cut.subject)) {
-                out.push(Leak { cut: Some(i), observer: *o, label: Some(label), substitute: Some(s), rewritten: false });
+            if lattice.leq(cut.label, label)
+                && cut.observers.contains(o)
+                && sees(t, *o, channel(cut.subject))
+            {
+                out.push(Leak {
+                    cut: Some(i),
+                    observer: *o,
+                    label: Some(label),
+                    substitute: Some(s),
+                    rewritten: false,
+                });
             }
         }
     }

@@ -7,7 +7,6 @@
     clippy::unwrap_used,
     reason = "helpers write inputs and drive the process; a failure fails the test"
 )]
-
 #![allow(dead_code, reason = "each test target uses a different part")]
 
 use std::io::Write;
@@ -61,7 +60,11 @@ pub fn stpc(dir: &Path, args: &[&str], stdin: &str) -> Run {
 pub fn workspace() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("search.stpc"), SEARCH).unwrap();
-    let run = stpc(dir.path(), &["compile", "search.stpc", "-o", "search.table.json"], "");
+    let run = stpc(
+        dir.path(),
+        &["compile", "search.stpc", "-o", "search.table.json"],
+        "",
+    );
     assert_eq!(run.code, 0, "{}", run.transcript());
     dir
 }
@@ -78,6 +81,12 @@ pub fn settings(dir: &Path) -> insta::Settings {
 
 fn regex_escape(s: &str) -> String {
     s.chars()
-        .map(|c| if c.is_alphanumeric() || c == '/' || c == '_' || c == '-' { c.to_string() } else { format!("\\{c}") })
+        .map(|c| {
+            if c.is_alphanumeric() || c == '/' || c == '_' || c == '-' {
+                c.to_string()
+            } else {
+                format!("\\{c}")
+            }
+        })
         .collect()
 }

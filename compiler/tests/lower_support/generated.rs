@@ -19,12 +19,18 @@ pub fn source(n: usize) -> String {
         s.push_str(&format!(
             "destination d{i} {{ host \"api{i}.example\"; label {label}; observed by provider, network; }}\n"
         ));
-        let sub = if i % 4 == 0 { format!(" substitute s{i};") } else { String::new() };
+        let sub = if i % 4 == 0 {
+            format!(" substitute s{i};")
+        } else {
+            String::new()
+        };
         s.push_str(&format!(
             "tool t{i} {{ effect external_read; args {{ q: text, n: number }} destinations d{i};{sub} }}\n"
         ));
         if i % 4 == 0 {
-            s.push_str(&format!("substitute s{i} for t{i} {{ observed by runtime_log; on promote reissue; }}\n"));
+            s.push_str(&format!(
+                "substitute s{i} for t{i} {{ observed by runtime_log; on promote reissue; }}\n"
+            ));
         }
     }
     let tools: Vec<String> = (0..n).map(|i| format!("t{i}")).collect();

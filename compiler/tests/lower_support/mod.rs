@@ -26,7 +26,11 @@ pub struct Compiled {
 impl Compiled {
     /// The sorted codes, such as `["E0601", "W0602"]`.
     pub fn codes(&self) -> Vec<String> {
-        let mut v: Vec<String> = self.diagnostics.iter().map(|d| d.code.as_str().to_owned()).collect();
+        let mut v: Vec<String> = self
+            .diagnostics
+            .iter()
+            .map(|d| d.code.as_str().to_owned())
+            .collect();
         v.sort();
         v
     }
@@ -51,9 +55,17 @@ pub fn compile_text(rel: &str, text: &str, options: &CompileOptions) -> Compiled
     let id = map.add(rel, text);
     let mut diagnostics = Diagnostics::new();
     let root = workspace();
-    let mut loader = |path: &str| std::fs::read(root.join(path)).ok().and_then(|b| String::from_utf8(b).ok());
+    let mut loader = |path: &str| {
+        std::fs::read(root.join(path))
+            .ok()
+            .and_then(|b| String::from_utf8(b).ok())
+    };
     let table = stpc_compiler::compile(&mut map, &[id], &mut loader, options, &mut diagnostics);
-    Compiled { map, diagnostics, table }
+    Compiled {
+        map,
+        diagnostics,
+        table,
+    }
 }
 
 /// Compiles the workspace file `rel`.

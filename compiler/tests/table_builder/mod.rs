@@ -9,8 +9,10 @@
     clippy::indexing_slicing,
     reason = "test oracles and helpers: a failure should fail the test"
 )]
-
-#![allow(dead_code, reason = "each test target uses a different part of the builder")]
+#![allow(
+    dead_code,
+    reason = "each test target uses a different part of the builder"
+)]
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -58,17 +60,39 @@ impl Spec {
 
     fn dimensions(&self) -> Vec<Dimension> {
         let with = |v: &[String], last: &str| {
-            v.iter().cloned().chain([last.to_owned()]).collect::<Vec<_>>()
+            v.iter()
+                .cloned()
+                .chain([last.to_owned()])
+                .collect::<Vec<_>>()
         };
         let mut dims = vec![
-            Dimension { kind: DimensionKind::Tool, values: with(&self.tools, UNKNOWN) },
-            Dimension { kind: DimensionKind::Destination, values: with(&self.destinations, UNKNOWN) },
-            Dimension { kind: DimensionKind::Mode, values: self.modes.clone() },
-            Dimension { kind: DimensionKind::ArgLabel, values: with(&self.arg_labels, MISSING) },
-            Dimension { kind: DimensionKind::DestLabel, values: with(&self.dest_labels, MISSING) },
             Dimension {
-                kind: DimensionKind::Confidence { cuts: self.cuts.clone() },
-                values: (0..=self.cuts.len()).map(|i| format!("interval {i}")).collect(),
+                kind: DimensionKind::Tool,
+                values: with(&self.tools, UNKNOWN),
+            },
+            Dimension {
+                kind: DimensionKind::Destination,
+                values: with(&self.destinations, UNKNOWN),
+            },
+            Dimension {
+                kind: DimensionKind::Mode,
+                values: self.modes.clone(),
+            },
+            Dimension {
+                kind: DimensionKind::ArgLabel,
+                values: with(&self.arg_labels, MISSING),
+            },
+            Dimension {
+                kind: DimensionKind::DestLabel,
+                values: with(&self.dest_labels, MISSING),
+            },
+            Dimension {
+                kind: DimensionKind::Confidence {
+                    cuts: self.cuts.clone(),
+                },
+                values: (0..=self.cuts.len())
+                    .map(|i| format!("interval {i}"))
+                    .collect(),
             },
         ];
         for (i, _) in self.budgets.iter().enumerate() {
@@ -115,7 +139,10 @@ pub fn build(spec: &Spec, decide: &dyn Fn(&[u32]) -> (Action, u32)) -> Table {
         if children.iter().all(|c| *c == children[0]) {
             return children[0];
         }
-        intern(Node::Branch { dim: dim as u16, children })
+        intern(Node::Branch {
+            dim: dim as u16,
+            children,
+        })
     }
     let mut leaf = |c: &[u32]| -> Node {
         let (action, rule_id) = decide(c);
@@ -124,7 +151,11 @@ pub fn build(spec: &Spec, decide: &dyn Fn(&[u32]) -> (Action, u32)) -> Table {
         if ix == next {
             cells.push(Cell {
                 action,
-                transforms: if action == Action::Rewrite { vec![0] } else { vec![] },
+                transforms: if action == Action::Rewrite {
+                    vec![0]
+                } else {
+                    vec![]
+                },
                 substitute: None,
                 rule_id,
                 rule_name: format!("r{rule_id}"),
@@ -163,7 +194,10 @@ pub fn build(spec: &Spec, decide: &dyn Fn(&[u32]) -> (Action, u32)) -> Table {
                 args: spec
                     .fields
                     .iter()
-                    .map(|f| ArgField { name: f.clone(), ty: FieldType::Text })
+                    .map(|f| ArgField {
+                        name: f.clone(),
+                        ty: FieldType::Text,
+                    })
                     .collect(),
                 destinations: (0..spec.destinations.len() as u32).collect(),
                 substitute: None,
@@ -174,7 +208,10 @@ pub fn build(spec: &Spec, decide: &dyn Fn(&[u32]) -> (Action, u32)) -> Table {
             .iter()
             .map(|d| Destination {
                 name: d.clone(),
-                address: Address { kind: AddressKind::Host, value: format!("{d}.example") },
+                address: Address {
+                    kind: AddressKind::Host,
+                    value: format!("{d}.example"),
+                },
                 label: 0,
                 observers: vec![0],
             })
@@ -189,20 +226,37 @@ pub fn build(spec: &Spec, decide: &dyn Fn(&[u32]) -> (Action, u32)) -> Table {
         budgets: spec
             .budgets
             .iter()
-            .map(|b| Budget { name: b.clone(), limit: 1, subject: Subject::Args, at_least: 0 })
+            .map(|b| Budget {
+                name: b.clone(),
+                limit: 1,
+                subject: Subject::Args,
+                at_least: 0,
+            })
             .collect(),
-        audit: AuditPolicy { sinks: vec![], raw_args: false, scrub_after_commit: false },
+        audit: AuditPolicy {
+            sinks: vec![],
+            raw_args: false,
+            scrub_after_commit: false,
+        },
         substitutes: vec![],
         transforms: vec![Transform {
             name: "generic".into(),
             applies_to: vec![FieldType::Text],
             output_label: 0,
-            steps: vec![Step::Constant { value: "something".into() }],
+            steps: vec![Step::Constant {
+                value: "something".into(),
+            }],
         }],
         lexicons: vec![],
         labelers: Labelers {
-            args: Labeler { rules: vec![], fallback: 0 },
-            destination: Labeler { rules: vec![], fallback: 0 },
+            args: Labeler {
+                rules: vec![],
+                fallback: 0,
+            },
+            destination: Labeler {
+                rules: vec![],
+                fallback: 0,
+            },
         },
     };
     let table = table.seal().unwrap();
