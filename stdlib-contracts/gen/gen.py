@@ -237,10 +237,20 @@ def _translit(stems):
 R.TOPIC_STEMS = _translit(R.TOPIC_STEMS)
 R.SENS_STEMS = _translit(R.SENS_STEMS + [a for a in R.ACRONYMS if a not in R.SENS_STEMS])
 TOPIC = stem_re(R.TOPIC_STEMS + R.SENS_STEMS, right=False)
+# The topic alternation is split in two halves, each in its own pair of intent
+# patterns: the same matches, but every pattern stays well below the runtime's
+# 1 MiB per-pattern limit.
+_all_topic = sorted(set(R.TOPIC_STEMS + R.SENS_STEMS))
+TOPIC_A = stem_re(_all_topic[: len(_all_topic) // 2], right=False)
+TOPIC_B = stem_re(_all_topic[len(_all_topic) // 2 :], right=False)
 intent_words_c = alt(sorted(set(cap1(re.escape(w).replace("\\ ", " ").replace("\\-", "-").replace("\\'", "'")) for w in R.INTENT_WORDS), key=lambda w: (-len(w), w)))
 INTENT = rf"(?:\b(?:{intent_words_c})\b|\b(?:{alt(cap1(a) for a in R.INTENT_APOS)}))"
 intent_re1 = rf"{INTENT}.*{TOPIC}"
 intent_re2 = rf"{TOPIC}.*{INTENT}"
+intent_re1a = rf"{INTENT}.*{TOPIC_A}"
+intent_re1b = rf"{INTENT}.*{TOPIC_B}"
+intent_re2a = rf"{TOPIC_A}.*{INTENT}"
+intent_re2b = rf"{TOPIC_B}.*{INTENT}"
 sens_re = stem_re(R.SENS_STEMS)
 intent_re = intent_re1
 def sep(xs, tail=True):
@@ -329,8 +339,10 @@ use std::lexicons;
 labeler std_args for args {{
     // Intent: first-person or help-seeking framing + a sensitive topic.
     lexicon intent_topic_phrases -> intent_revealing unless lexicon intent_public;
-    pattern r#"{intent_re1}"# -> intent_revealing unless lexicon intent_public;
-    pattern r#"{intent_re2}"# -> intent_revealing unless lexicon intent_public;
+    pattern r#"{intent_re1a}"# -> intent_revealing unless lexicon intent_public;
+    pattern r#"{intent_re1b}"# -> intent_revealing unless lexicon intent_public;
+    pattern r#"{intent_re2a}"# -> intent_revealing unless lexicon intent_public;
+    pattern r#"{intent_re2b}"# -> intent_revealing unless lexicon intent_public;
 
     // The user's own adverse event or conflict, whatever the topic word:
     // "I was laid off", "my landlord keeps ...", "ich wurde abgemahnt",
