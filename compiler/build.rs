@@ -28,7 +28,8 @@ fn collect(dir: &Path, base: &Path, out: &mut Vec<(String, PathBuf)>) {
 }
 
 fn main() {
-    let manifest = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap_or_else(|_| ".".into()));
+    let manifest =
+        PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap_or_else(|_| ".".into()));
     let std_dir = manifest.join("..").join("stdlib-contracts");
     println!("cargo:rerun-if-changed={}", std_dir.display());
     println!("cargo:rerun-if-changed=build.rs");
@@ -36,10 +37,14 @@ fn main() {
     collect(&std_dir, &std_dir, &mut files);
     let mut code = String::from("/// Every embedded std module: (path relative to `stdlib-contracts/`, text).\npub(crate) const FILES: &[(&str, &str)] = &[\n");
     for (rel, path) in &files {
-        code.push_str(&format!("    ({rel:?}, include_str!({:?})),\n", path.display().to_string()));
+        code.push_str(&format!(
+            "    ({rel:?}, include_str!({:?})),\n",
+            path.display().to_string()
+        ));
     }
     code.push_str("];\n");
-    let out = PathBuf::from(std::env::var("OUT_DIR").unwrap_or_else(|_| ".".into())).join("stdlib.rs");
+    let out =
+        PathBuf::from(std::env::var("OUT_DIR").unwrap_or_else(|_| ".".into())).join("stdlib.rs");
     if let Err(e) = std::fs::write(&out, code) {
         println!("cargo:warning=cannot write {}: {e}", out.display());
     }

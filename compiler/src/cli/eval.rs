@@ -10,7 +10,7 @@
 
 use std::path::{Path, PathBuf};
 
-use stpc_compiler::{CompileOptions, Diagnostics, SourceMap};
+use stpc_compiler::{CompileOptions, Diagnostics, NoFiles, SourceMap};
 use stpc_eval::corpus::{generate, Kind, Spec};
 use stpc_eval::frontier::Format as InputFormat;
 use stpc_eval::{evaluate, Adversary, EvalOptions, Observer, View};
@@ -57,6 +57,8 @@ pub(crate) struct EvalArgs {
     #[arg(long = "policy", value_name = "NAME=PATH", value_parser = parse_pair)]
     pub(crate) policies: Vec<(String, String)>,
     /// Every `.stpc` and `.json` file in a directory, named by file stem.
+    /// With neither `--policy` nor `--policies-dir`, the paper's policies
+    /// from the standard library are compared (and its Gate is swept).
     #[arg(long, value_name = "DIR")]
     pub(crate) policies_dir: Option<PathBuf>,
     /// Baseline policy for paired deltas and naive-Bayes training.
@@ -66,7 +68,12 @@ pub(crate) struct EvalArgs {
     #[arg(long, value_name = "CONTRACT")]
     pub(crate) gate: Option<PathBuf>,
     /// Thresholds of the sweep (comma-separated).
-    #[arg(long, value_name = "TAU,...", value_delimiter = ',', default_value = "0.3,0.5,0.7,0.9")]
+    #[arg(
+        long,
+        value_name = "TAU,...",
+        value_delimiter = ',',
+        default_value = "0.3,0.5,0.7,0.9"
+    )]
     pub(crate) gate_tau: Vec<f64>,
     /// Name of the gate contract's threshold parameter.
     #[arg(long, value_name = "NAME", default_value = "tau")]
@@ -75,7 +82,12 @@ pub(crate) struct EvalArgs {
     #[arg(long, value_name = "TASKS")]
     pub(crate) generate: Option<usize>,
     /// Seeds of the generated corpus (comma-separated).
-    #[arg(long, value_name = "SEED,...", value_delimiter = ',', default_value = "1,2,3")]
+    #[arg(
+        long,
+        value_name = "SEED,...",
+        value_delimiter = ',',
+        default_value = "1,2,3"
+    )]
     pub(crate) seeds: Vec<u64>,
     /// Kind of generated corpus.
     #[arg(long, value_enum, default_value_t = CorpusKind::Paired)]
@@ -124,7 +136,9 @@ pub(crate) struct EvalArgs {
 /// `NAME=VALUE` with a number.
 pub(crate) fn parse_param(s: &str) -> Result<(String, f64), String> {
     let (name, value) = parse_pair(s)?;
-    let v: f64 = value.parse().map_err(|_| format!("`{value}` is not a number"))?;
+    let v: f64 = value
+        .parse()
+        .map_err(|_| format!("`{value}` is not a number"))?;
     if !v.is_finite() {
         return Err(format!("`{value}` is not a finite number"));
     }
@@ -133,7 +147,9 @@ pub(crate) fn parse_param(s: &str) -> Result<(String, f64), String> {
 
 /// `KEY=VALUE`.
 pub(crate) fn parse_pair(s: &str) -> Result<(String, String), String> {
-    let (k, v) = s.split_once('=').ok_or_else(|| format!("expected KEY=VALUE, found `{s}`"))?;
+    let (k, v) = s
+        .split_once('=')
+        .ok_or_else(|| format!("expected KEY=VALUE, found `{s}`"))?;
     Ok((k.trim().to_owned(), v.trim().to_owned()))
 }
 
@@ -148,7 +164,30 @@ pub(crate) enum Loaded {
 }
 
 /// Load a `.json` table, or compile a `.stpc` contract.
-pub(crate) fn load_policy(global: &Global, path: &Path, contract: Option<String>, params: Vec<(String, f64)>) -> Loaded {
+/// Compiles a contract given as text (an embedded std policy).
+fn compile_text(global: &Global, display: &str, text: &str, params: Vec<(String, f64)>) -> Loaded {
+    let mut map = SourceMap::new();
+    let mut diagnostics = Diagnostics::new();
+    let root = map.add(display, text);
+    let options = CompileOptions {
+        contract: None,
+        params,
+    };
+    match stpc_compiler::compile(&mut map, &[root], &mut NoFiles, &options, &mut diagnostics) {
+        Some(t) if !diagnostics.has_errors() => Loaded::Table(Box::new(t)),
+        _ => {
+            output::emit(global, &map, &diagnostics.sorted());
+            Loaded::Problems
+        }
+    }
+}
+
+pub(crate) fn load_policy(
+    global: &Global,
+    path: &Path,
+    contract: Option<String>,
+    params: Vec<(String, f64)>,
+) -> Loaded {
     let is_table = path.extension().is_some_and(|e| e == "json");
     if is_table {
         return match std::fs::read(path) {
@@ -176,7 +215,9 @@ pub(crate) fn load_policy(global: &Global, path: &Path, contract: Option<String>
     };
     let mut read = |p: &str| std::fs::read_to_string(p).ok();
     let options = CompileOptions { contract, params };
-    let table = root.and_then(|id| stpc_compiler::compile(&mut map, &[id], &mut read, &options, &mut diagnostics));
+    let table = root.and_then(|id| {
+        stpc_compiler::compile(&mut map, &[id], &mut read, &options, &mut diagnostics)
+    });
     match table {
         Some(t) if !diagnostics.has_errors() => Loaded::Table(Box::new(t)),
         _ => {
@@ -187,7 +228,11 @@ pub(crate) fn load_policy(global: &Global, path: &Path, contract: Option<String>
 }
 
 /// Write a rendered report to a file (atomically) or standard output.
-pub(crate) fn write_output(global: &Global, text: Result<String, String>, path: Option<&Path>) -> Outcome {
+pub(crate) fn write_output(
+    global: &Global,
+    text: Result<String, String>,
+    path: Option<&Path>,
+) -> Outcome {
     let text = match text {
         Ok(t) => t,
         Err(m) => {
@@ -214,10 +259,13 @@ pub(crate) fn write_output(global: &Global, text: Result<String, String>, path: 
 }
 
 fn policy_files(dir: &Path) -> Result<Vec<(String, PathBuf)>, String> {
-    let entries = std::fs::read_dir(dir).map_err(|e| format!("cannot read `{}`: {e}", dir.display()))?;
+    let entries =
+        std::fs::read_dir(dir).map_err(|e| format!("cannot read `{}`: {e}", dir.display()))?;
     let mut out = Vec::new();
     for e in entries {
-        let p = e.map_err(|e| format!("cannot read `{}`: {e}", dir.display()))?.path();
+        let p = e
+            .map_err(|e| format!("cannot read `{}`: {e}", dir.display()))?
+            .path();
         if p.extension().is_some_and(|x| x == "stpc" || x == "json") {
             if let Some(stem) = p.file_stem() {
                 out.push((stem.to_string_lossy().into_owned(), p));
@@ -230,19 +278,25 @@ fn policy_files(dir: &Path) -> Result<Vec<(String, PathBuf)>, String> {
 
 pub(crate) fn run(global: &Global, args: EvalArgs) -> Outcome {
     let frontier = match (&args.frontier, args.generate) {
-        (Some(path), _) => match super::replay::read_frontier(path, args.input_format, &args.destinations) {
-            Ok(f) => f,
-            Err(m) => {
-                output::fail(global, &m);
-                return Outcome::Failure;
+        (Some(path), _) => {
+            match super::replay::read_frontier(path, args.input_format, &args.destinations) {
+                Ok(f) => f,
+                Err(m) => {
+                    output::fail(global, &m);
+                    return Outcome::Failure;
+                }
             }
-        },
+        }
         (None, Some(n)) => {
             let kind = match args.corpus {
                 CorpusKind::Paired => Kind::PairedReplay,
                 CorpusKind::Static => Kind::StaticPlan,
             };
-            generate(&Spec { tasks: n, seeds: args.seeds.clone(), kind })
+            generate(&Spec {
+                tasks: n,
+                seeds: args.seeds.clone(),
+                kind,
+            })
         }
         (None, None) => {
             output::fail(global, "give a frontier file or `--generate TASKS`");
@@ -255,7 +309,11 @@ pub(crate) fn run(global: &Global, args: EvalArgs) -> Outcome {
             return Outcome::Failure;
         }
     }
-    let mut files: Vec<(String, PathBuf)> = args.policies.iter().map(|(n, p)| (n.clone(), PathBuf::from(p))).collect();
+    let mut files: Vec<(String, PathBuf)> = args
+        .policies
+        .iter()
+        .map(|(n, p)| (n.clone(), PathBuf::from(p)))
+        .collect();
     if let Some(dir) = &args.policies_dir {
         match policy_files(dir) {
             Ok(f) => files.extend(f),
@@ -265,12 +323,20 @@ pub(crate) fn run(global: &Global, args: EvalArgs) -> Outcome {
             }
         }
     }
-    if files.is_empty() {
-        output::fail(global, "no policies: give `--policy NAME=PATH` or `--policies-dir DIR`");
-        return Outcome::Failure;
-    }
     let mut policies = Vec::new();
     let mut outcome = Outcome::Success;
+    // With no policy given, compare the paper's policies from the embedded
+    // standard library (and sweep its Gate unless another gate was named).
+    let defaults = files.is_empty();
+    if defaults {
+        for (name, display, text) in stpc_compiler::resolve::std_policies() {
+            match compile_text(global, &display, text, Vec::new()) {
+                Loaded::Table(t) => policies.push((name, *t)),
+                Loaded::Problems => outcome = Outcome::Problems,
+                Loaded::Failed => return Outcome::Failure,
+            }
+        }
+    }
     for (name, path) in files {
         match load_policy(global, &path, None, Vec::new()) {
             Loaded::Table(t) => policies.push((name, *t)),
@@ -279,6 +345,19 @@ pub(crate) fn run(global: &Global, args: EvalArgs) -> Outcome {
         }
     }
     let mut gate_sweep = Vec::new();
+    if defaults && args.gate.is_none() {
+        let gate = stpc_compiler::resolve::std_policies()
+            .into_iter()
+            .find(|(name, _, _)| name == "gate");
+        for tau in &args.gate_tau {
+            let Some((_, display, text)) = &gate else { break };
+            match compile_text(global, display, text, vec![(args.gate_param.clone(), *tau)]) {
+                Loaded::Table(t) => gate_sweep.push((*tau, *t)),
+                Loaded::Problems => outcome = Outcome::Problems,
+                Loaded::Failed => return Outcome::Failure,
+            }
+        }
+    }
     if let Some(gate) = &args.gate {
         for tau in &args.gate_tau {
             match load_policy(global, gate, None, vec![(args.gate_param.clone(), *tau)]) {
@@ -293,7 +372,11 @@ pub(crate) fn run(global: &Global, args: EvalArgs) -> Outcome {
     }
     let opts = EvalOptions {
         baseline: args.baseline.clone(),
-        observers: if args.observers.is_empty() { Observer::ALL.to_vec() } else { args.observers.clone() },
+        observers: if args.observers.is_empty() {
+            Observer::ALL.to_vec()
+        } else {
+            args.observers.clone()
+        },
         adversaries: Adversary::ALL.to_vec(),
         view: match args.view {
             ViewArg::Issued => View::Issued,

@@ -2,17 +2,17 @@
 
 pub(crate) mod check;
 pub(crate) mod compile;
-pub(crate) mod graph;
 pub(crate) mod completions;
 pub(crate) mod decide;
 pub(crate) mod diff;
 pub(crate) mod eval;
 pub(crate) mod explain;
 pub(crate) mod fmt;
+pub(crate) mod graph;
 pub(crate) mod output;
 pub(crate) mod reference;
-pub(crate) mod test;
 pub(crate) mod replay;
+pub(crate) mod test;
 pub(crate) mod vectors;
 
 use clap::{Parser, Subcommand, ValueEnum};

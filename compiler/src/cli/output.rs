@@ -44,7 +44,8 @@ fn use_color(choice: ColorChoice) -> bool {
         ColorChoice::Always => true,
         ColorChoice::Never => false,
         ColorChoice::Auto => {
-            std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) && std::io::stderr().is_terminal()
+            std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+                && std::io::stderr().is_terminal()
         }
     }
 }
@@ -73,7 +74,8 @@ pub(crate) fn emit(global: &Global, map: &SourceMap, diagnostics: &[Diagnostic])
                 root: root.as_deref(),
                 failure: None,
             };
-            let _ = std::io::stdout().write_all(sarif::log_string(map, diagnostics, &options).as_bytes());
+            let _ = std::io::stdout()
+                .write_all(sarif::log_string(map, diagnostics, &options).as_bytes());
         }
         Format::Github => {
             let _ = std::io::stdout().write_all(github::lines(map, diagnostics).as_bytes());
@@ -117,8 +119,14 @@ pub(crate) fn write_atomic(path: &Path, contents: &[u8]) -> std::io::Result<()> 
     let resolved = std::fs::canonicalize(path).ok();
     let path = resolved.as_deref().unwrap_or(path);
     let permissions = std::fs::metadata(path).ok().map(|m| m.permissions());
-    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
     let tmp = dir.join(format!(".{name}.stpc-tmp-{}", std::process::id()));
     let result = (|| {
         let mut f = std::fs::File::create(&tmp)?;

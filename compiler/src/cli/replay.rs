@@ -63,15 +63,22 @@ pub(crate) struct ReplayArgs {
 }
 
 /// Read and parse a frontier file (or standard input).
-pub(crate) fn read_frontier(path: &str, format: InputFormat, destinations: &[(String, String)]) -> Result<Frontier, String> {
+pub(crate) fn read_frontier(
+    path: &str,
+    format: InputFormat,
+    destinations: &[(String, String)],
+) -> Result<Frontier, String> {
     let text = if path == "-" {
         let mut s = String::new();
-        std::io::Read::read_to_string(&mut std::io::stdin(), &mut s).map_err(|e| format!("cannot read standard input: {e}"))?;
+        std::io::Read::read_to_string(&mut std::io::stdin(), &mut s)
+            .map_err(|e| format!("cannot read standard input: {e}"))?;
         s
     } else {
         std::fs::read_to_string(path).map_err(|e| format!("cannot read `{path}`: {e}"))?
     };
-    let opts = AdapterOptions { destinations: destinations.iter().cloned().collect::<BTreeMap<_, _>>() };
+    let opts = AdapterOptions {
+        destinations: destinations.iter().cloned().collect::<BTreeMap<_, _>>(),
+    };
     Frontier::parse(&text, format, &opts).map_err(|e| format!("`{path}`, {e}"))
 }
 
@@ -83,12 +90,20 @@ pub(crate) fn run(global: &Global, args: ReplayArgs) -> Outcome {
             return Outcome::Failure;
         }
     };
-    let table = match load_policy(global, &args.policy, args.contract.clone(), args.params.clone()) {
+    let table = match load_policy(
+        global,
+        &args.policy,
+        args.contract.clone(),
+        args.params.clone(),
+    ) {
         Loaded::Table(t) => *t,
         Loaded::Problems => return Outcome::Problems,
         Loaded::Failed => return Outcome::Failure,
     };
-    let name = args.policy.file_stem().map_or_else(|| "policy".to_owned(), |s| s.to_string_lossy().into_owned());
+    let name = args
+        .policy
+        .file_stem()
+        .map_or_else(|| "policy".to_owned(), |s| s.to_string_lossy().into_owned());
     let contract = match Contract::new(name, table) {
         Ok(c) => c,
         Err(e) => {
@@ -96,9 +111,19 @@ pub(crate) fn run(global: &Global, args: ReplayArgs) -> Outcome {
             return Outcome::Failure;
         }
     };
-    let mode = if args.committed_only { ReplayMode::CommittedOnly } else { ReplayMode::Speculative };
+    let mode = if args.committed_only {
+        ReplayMode::CommittedOnly
+    } else {
+        ReplayMode::Speculative
+    };
     let opts = ReplayOptions { mode, noise: None };
-    let report = match stpc_eval::replay(&contract, &frontier, &opts, args.per_task, !args.no_progress) {
+    let report = match stpc_eval::replay(
+        &contract,
+        &frontier,
+        &opts,
+        args.per_task,
+        !args.no_progress,
+    ) {
         Ok(r) => r,
         Err(e) => {
             output::fail(global, &e.to_string());

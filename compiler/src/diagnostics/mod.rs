@@ -142,9 +142,12 @@ impl Diagnostic {
 
     /// An internal compiler error: a state stpc believed impossible.
     pub fn internal(span: Span, what: impl Into<String>) -> Diagnostic {
-        Diagnostic::new(Code::E0900, format!("internal compiler error: {}", what.into()))
-            .primary(span, "while compiling this")
-            .help("this is a bug in stpc; please report it with the input that caused it")
+        Diagnostic::new(
+            Code::E0900,
+            format!("internal compiler error: {}", what.into()),
+        )
+        .primary(span, "while compiling this")
+        .help("this is a bug in stpc; please report it with the input that caused it")
     }
 }
 

@@ -27,11 +27,17 @@ impl<'a> Files<'a> for CsFiles<'a> {
     type Source = &'a str;
 
     fn name(&'a self, id: FileId) -> Result<&'a str, FilesError> {
-        self.0.get(id).map(|f| f.name()).ok_or(FilesError::FileMissing)
+        self.0
+            .get(id)
+            .map(|f| f.name())
+            .ok_or(FilesError::FileMissing)
     }
 
     fn source(&'a self, id: FileId) -> Result<&'a str, FilesError> {
-        self.0.get(id).map(|f| f.text()).ok_or(FilesError::FileMissing)
+        self.0
+            .get(id)
+            .map(|f| f.text())
+            .ok_or(FilesError::FileMissing)
     }
 
     fn line_index(&'a self, id: FileId, byte_index: usize) -> Result<usize, FilesError> {
@@ -231,7 +237,10 @@ impl MietteDiagnostic {
                     code: d.code.as_str().to_string(),
                     help: None,
                     severity: miette::Severity::Advice,
-                    source: Some(miette::NamedSource::new(other.name(), other.text().to_string())),
+                    source: Some(miette::NamedSource::new(
+                        other.name(),
+                        other.text().to_string(),
+                    )),
                     labels: vec![miette::LabeledSpan::new_with_span(None, span)],
                     related: Vec::new(),
                 });

@@ -84,8 +84,14 @@ mod tests {
 
     #[test]
     fn suggests_only_close_words() {
-        assert_eq!(best_match("contrat", ["contract", "tool"]), Some("contract"));
+        assert_eq!(
+            best_match("contrat", ["contract", "tool"]),
+            Some("contract")
+        );
         assert_eq!(best_match("xyz", ["contract", "tool"]), None);
-        assert_eq!(best_match("lattise", ["lattice", "labeler"]), Some("lattice"));
+        assert_eq!(
+            best_match("lattise", ["lattice", "labeler"]),
+            Some("lattice")
+        );
     }
 }

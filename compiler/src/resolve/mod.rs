@@ -37,6 +37,21 @@ use std::cell::Cell;
 use std::collections::HashMap;
 
 pub use imports::{Loader, NoFiles};
+
+/// The paper's policies shipped in the embedded standard library, as
+/// `(name, display path, source text)`, sorted by name: the default set of
+/// `stpc eval`.
+pub fn std_policies() -> Vec<(String, String, &'static str)> {
+    let mut out: Vec<(String, String, &'static str)> = stdlib::files()
+        .iter()
+        .filter_map(|(path, text)| {
+            let name = path.strip_prefix("policies/")?.strip_suffix(".stpc")?;
+            (!name.contains('/')).then(|| (name.to_string(), format!("<std>/{path}"), *text))
+        })
+        .collect();
+    out.sort();
+    out
+}
 pub(crate) use scope::{Binding, Scope};
 
 /// What a top-level name declares.

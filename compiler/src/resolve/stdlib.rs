@@ -18,3 +18,8 @@ pub(crate) fn module_paths() -> impl Iterator<Item = String> {
         format!("std::{}", stem.replace('/', "::"))
     })
 }
+
+/// Every embedded std file: (path relative to `stdlib-contracts/`, text).
+pub(crate) fn files() -> &'static [(&'static str, &'static str)] {
+    FILES
+}

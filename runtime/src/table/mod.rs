@@ -275,7 +275,7 @@ pub struct Cell {
     pub substitute: Option<u32>,
     /// Index of the `decide` rule that produced this cell.
     pub rule_id: u32,
-    /// Name of that rule (`rule_<n>` when the source gave none).
+    /// Name of that rule (`rule#<n>`, counting from 1, when the source gave none).
     pub rule_name: String,
 }
 
