@@ -17,9 +17,9 @@
 //! texts through a [`SourceMap`]; only the `stpc` binary reads and writes
 //! files.
 
+pub mod check;
 pub mod diagnostics;
 pub mod fmt;
-pub mod check;
 pub mod hir;
 pub mod lower;
 pub mod resolve;
@@ -29,14 +29,17 @@ pub mod testing;
 pub mod verify;
 
 pub use diagnostics::{Code, Diagnostic, Diagnostics, Label, Severity};
-pub use resolve::{Loader, NoFiles};
 pub use fmt::format;
+pub use resolve::{Loader, NoFiles};
 pub use source::{FileId, Loc, SourceMap, Span};
 
 /// Parses every file in the map, reporting into `diagnostics`.
 ///
 /// Returns the ASTs of the files that parsed, by file id.
-pub fn parse_all(map: &SourceMap, diagnostics: &mut Diagnostics) -> Vec<(FileId, syntax::ast::File)> {
+pub fn parse_all(
+    map: &SourceMap,
+    diagnostics: &mut Diagnostics,
+) -> Vec<(FileId, syntax::ast::File)> {
     map.iter()
         .filter_map(|(id, file)| syntax::parse(id, file.text(), diagnostics).map(|ast| (id, ast)))
         .collect()
@@ -101,7 +104,13 @@ pub fn compile_program(
     options: &CompileOptions,
     diagnostics: &mut Diagnostics,
 ) -> Option<stpc_runtime::table::Table> {
-    let contract = lower::select(program, roots, options.contract.as_deref(), &options.params, diagnostics)?;
+    let contract = lower::select(
+        program,
+        roots,
+        options.contract.as_deref(),
+        &options.params,
+        diagnostics,
+    )?;
     let table = lower::lower(program, &contract, diagnostics)?;
     verify::verify(&contract, &table, diagnostics);
     (!diagnostics.has_errors()).then_some(table)
@@ -116,7 +125,11 @@ pub fn verify_contracts(program: &hir::Program, roots: &[FileId], diagnostics: &
     if diagnostics.has_errors() {
         return;
     }
-    for contract in program.contracts.iter().filter(|c| roots.contains(&c.span.file)) {
+    for contract in program
+        .contracts
+        .iter()
+        .filter(|c| roots.contains(&c.span.file))
+    {
         if let Some(table) = lower::lower(program, contract, diagnostics) {
             verify::verify(contract, &table, diagnostics);
         }

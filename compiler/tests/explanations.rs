@@ -21,9 +21,18 @@ const COVERED: &[&str] = &["E01", "E02", "E03", "E04", "W00"];
 
 /// Codes whose explanation has no erroneous example, with the reason.
 const NO_EXAMPLE: &[(&str, &str)] = &[
-    ("E0504", "depends on `stpc compile` flags; compiler/tests/lower_cli.rs covers it"),
-    ("E0505", "depends on `stpc compile --param`; compiler/tests/lower_cli.rs covers it"),
-    ("E0604", "an inconsistent table is a lowering bug; no input should produce it"),
+    (
+        "E0504",
+        "depends on `stpc compile` flags; compiler/tests/lower_cli.rs covers it",
+    ),
+    (
+        "E0505",
+        "depends on `stpc compile --param`; compiler/tests/lower_cli.rs covers it",
+    ),
+    (
+        "E0604",
+        "an inconsistent table is a lowering bug; no input should produce it",
+    ),
     (
         "E0112",
         "invalid UTF-8 cannot be written in a Markdown example; tests/cli.rs covers it",

@@ -79,7 +79,9 @@ impl Block {
     }
 
     fn file_name(&self) -> Option<&str> {
-        self.flags().into_iter().find_map(|f| f.strip_prefix("file="))
+        self.flags()
+            .into_iter()
+            .find_map(|f| f.strip_prefix("file="))
     }
 
     fn location(&self) -> String {
@@ -119,7 +121,8 @@ fn resolve_include(page: &Path, spec: &str) -> Result<String, String> {
     let mut parts = spec.split(':');
     let path = parts.next().unwrap_or_default();
     let file = page.parent().unwrap_or(Path::new(".")).join(path);
-    let text = std::fs::read_to_string(&file).map_err(|e| format!("cannot include {}: {e}", file.display()))?;
+    let text = std::fs::read_to_string(&file)
+        .map_err(|e| format!("cannot include {}: {e}", file.display()))?;
     let range: Vec<&str> = parts.collect();
     match range.as_slice() {
         [] => Ok(text),
@@ -143,7 +146,8 @@ fn resolve_include(page: &Path, spec: &str) -> Result<String, String> {
 
 /// The fenced blocks of one page.
 fn blocks(page: &Path, rel: &str) -> Vec<Block> {
-    let markdown = std::fs::read_to_string(page).unwrap_or_else(|e| panic!("cannot read {rel}: {e}"));
+    let markdown =
+        std::fs::read_to_string(page).unwrap_or_else(|e| panic!("cannot read {rel}: {e}"));
     let mut out = Vec::new();
     // (fence, indentation, block)
     let mut open: Option<(String, usize, Block)> = None;
@@ -152,8 +156,15 @@ fn blocks(page: &Path, rel: &str) -> Vec<Block> {
         let indent = line.len() - trimmed.len();
         match open.as_mut() {
             None => {
-                let fence: String = trimmed.chars().take_while(|c| *c == '`' || *c == '~').collect();
-                if fence.len() >= 3 && fence.chars().all(|c| c == fence.chars().next().unwrap_or('`')) {
+                let fence: String = trimmed
+                    .chars()
+                    .take_while(|c| *c == '`' || *c == '~')
+                    .collect();
+                if fence.len() >= 3
+                    && fence
+                        .chars()
+                        .all(|c| c == fence.chars().next().unwrap_or('`'))
+                {
                     let info = trimmed[fence.len()..].trim().to_string();
                     open = Some((
                         fence,
@@ -168,7 +179,9 @@ fn blocks(page: &Path, rel: &str) -> Vec<Block> {
                 }
             }
             Some((fence, fence_indent, block)) => {
-                if trimmed.starts_with(fence.as_str()) && trimmed.trim_end().chars().all(|c| c == '`' || c == '~') {
+                if trimmed.starts_with(fence.as_str())
+                    && trimmed.trim_end().chars().all(|c| c == '`' || c == '~')
+                {
                     if let Some((_, _, block)) = open.take() {
                         out.push(block);
                     }
@@ -243,7 +256,8 @@ fn run(text: &str, files: &HashMap<String, String>, run_contract_tests: bool) ->
                 params: Vec::new(),
             };
             let mut cd = Diagnostics::new();
-            let Some(table) = stpc_compiler::compile_program(&program, &[root], &options, &mut cd) else {
+            let Some(table) = stpc_compiler::compile_program(&program, &[root], &options, &mut cd)
+            else {
                 diagnostics.extend(cd.into_vec());
                 continue;
             };
@@ -278,15 +292,23 @@ fn judge(block: &Block, files: &HashMap<String, String>) -> Result<(), String> {
     if block.ignored() {
         let outcome = run(&block.text, files, true);
         if !outcome.diagnostics.has_errors() && outcome.failed_tests.is_empty() {
-            return Err("marked `ignore` but checks cleanly: drop `ignore` so the snippet is tested".into());
+            return Err(
+                "marked `ignore` but checks cleanly: drop `ignore` so the snippet is tested".into(),
+            );
         }
         return Ok(());
     }
     match block.compile_fail() {
-        Some(None) => Err("`compile_fail` needs the expected code: ```stpc,compile_fail,E0xxx".into()),
+        Some(None) => {
+            Err("`compile_fail` needs the expected code: ```stpc,compile_fail,E0xxx".into())
+        }
         Some(Some(code)) => {
             let outcome = run(&block.text, files, false);
-            let codes: Vec<&str> = outcome.diagnostics.iter().map(|d| d.code.as_str()).collect();
+            let codes: Vec<&str> = outcome
+                .diagnostics
+                .iter()
+                .map(|d| d.code.as_str())
+                .collect();
             let other_errors: Vec<&str> = outcome
                 .diagnostics
                 .iter()
@@ -294,9 +316,15 @@ fn judge(block: &Block, files: &HashMap<String, String>) -> Result<(), String> {
                 .map(|d| d.code.as_str())
                 .collect();
             if !codes.contains(&code) {
-                Err(format!("expected {code}, got {codes:?}\n{}", outcome.rendered))
+                Err(format!(
+                    "expected {code}, got {codes:?}\n{}",
+                    outcome.rendered
+                ))
             } else if !other_errors.is_empty() {
-                Err(format!("expected only {code}, also got {other_errors:?}\n{}", outcome.rendered))
+                Err(format!(
+                    "expected only {code}, also got {other_errors:?}\n{}",
+                    outcome.rendered
+                ))
             } else {
                 Ok(())
             }
@@ -306,7 +334,10 @@ fn judge(block: &Block, files: &HashMap<String, String>) -> Result<(), String> {
             if outcome.diagnostics.has_errors() {
                 Err(format!("does not check:\n{}", outcome.rendered))
             } else if !outcome.failed_tests.is_empty() {
-                Err(format!("contract tests fail:\n  {}", outcome.failed_tests.join("\n  ")))
+                Err(format!(
+                    "contract tests fail:\n  {}",
+                    outcome.failed_tests.join("\n  ")
+                ))
             } else {
                 Ok(())
             }
@@ -430,14 +461,19 @@ fn prose(text: &str) -> String {
     let mut rest = text;
     while let Some(start) = rest.find("<!--") {
         out.push_str(&rest[..start]);
-        rest = rest[start..].find("-->").map_or("", |end| &rest[start + end + 3..]);
+        rest = rest[start..]
+            .find("-->")
+            .map_or("", |end| &rest[start + end + 3..]);
     }
     out.push_str(rest);
     let mut kept = String::new();
     let mut fence: Option<String> = None;
     for line in out.lines() {
         let trimmed = line.trim_start();
-        let marker: String = trimmed.chars().take_while(|c| *c == '`' || *c == '~').collect();
+        let marker: String = trimmed
+            .chars()
+            .take_while(|c| *c == '`' || *c == '~')
+            .collect();
         match &fence {
             Some(f) if trimmed.starts_with(f.as_str()) => fence = None,
             Some(_) => {}
@@ -539,7 +575,11 @@ fn heading_ids_follow_mdbook() {
     let dir = std::env::temp_dir().join(format!("stpc-book-ids-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let page = dir.join("page.md");
-    std::fs::write(&page, "# Testing contracts: `stpc test`\n\n```text\n# not a heading\n```\n## Digest\n## Digest\n").expect("write");
+    std::fs::write(
+        &page,
+        "# Testing contracts: `stpc test`\n\n```text\n# not a heading\n```\n## Digest\n## Digest\n",
+    )
+    .expect("write");
     let ids = heading_ids(&page);
     std::fs::remove_dir_all(&dir).ok();
     assert_eq!(ids, ["testing-contracts-stpc-test", "digest", "digest-1"]);
@@ -555,7 +595,11 @@ fn every_link_and_include_in_the_book_resolves() {
     markdown_files(&src, &mut pages);
     let mut broken = Vec::new();
     for page in &pages {
-        let rel = page.strip_prefix(&src).unwrap_or(page).display().to_string();
+        let rel = page
+            .strip_prefix(&src)
+            .unwrap_or(page)
+            .display()
+            .to_string();
         let text = std::fs::read_to_string(page).unwrap_or_default();
         let dir = page.parent().unwrap_or(&src);
         for target in links(&text) {
@@ -563,11 +607,20 @@ fn every_link_and_include_in_the_book_resolves() {
                 continue;
             }
             let (file, anchor) = target.split_once('#').unwrap_or((target.as_str(), ""));
-            let path = if file.is_empty() { page.clone() } else { dir.join(file) };
+            let path = if file.is_empty() {
+                page.clone()
+            } else {
+                dir.join(file)
+            };
             if !path.exists() {
                 broken.push(format!("{rel}: link to `{target}`: no such file"));
-            } else if !anchor.is_empty() && path.extension().is_some_and(|e| e == "md") && !heading_ids(&path).iter().any(|id| id == anchor) {
-                broken.push(format!("{rel}: link to `{target}`: no heading with that id"));
+            } else if !anchor.is_empty()
+                && path.extension().is_some_and(|e| e == "md")
+                && !heading_ids(&path).iter().any(|id| id == anchor)
+            {
+                broken.push(format!(
+                    "{rel}: link to `{target}`: no heading with that id"
+                ));
             }
         }
         for target in includes(&text) {
@@ -576,7 +629,11 @@ fn every_link_and_include_in_the_book_resolves() {
             }
         }
     }
-    assert!(broken.is_empty(), "broken links in the book:\n  {}", broken.join("\n  "));
+    assert!(
+        broken.is_empty(),
+        "broken links in the book:\n  {}",
+        broken.join("\n  ")
+    );
 }
 
 /// SUMMARY.md lists only files that exist, and every chapter file is listed
@@ -594,7 +651,12 @@ fn the_summary_lists_every_chapter() {
     let mut pages = Vec::new();
     markdown_files(&src, &mut pages);
     for page in &pages {
-        let rel = page.strip_prefix(&src).unwrap_or(page).display().to_string().replace('\\', "/");
+        let rel = page
+            .strip_prefix(&src)
+            .unwrap_or(page)
+            .display()
+            .to_string()
+            .replace('\\', "/");
         if rel != "SUMMARY.md" && !listed.contains(&rel) {
             problems.push(format!("`{rel}` is not listed in SUMMARY.md"));
         }

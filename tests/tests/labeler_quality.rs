@@ -15,6 +15,14 @@
 //! - `heldout2_events.jsonl`: a second fresh batch written after the last
 //!   change to the labeler and never tuned on.
 
+#![expect(
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    clippy::type_complexity,
+    reason = "test code: a malformed event or a failed compile is a failed test"
+)]
+
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -46,9 +54,21 @@ impl Confusion {
         labels.dedup();
         let mut out = BTreeMap::new();
         for label in &labels {
-            let tp = self.pairs.iter().filter(|(g, p)| g == label && p == label).count() as f64;
-            let fp = self.pairs.iter().filter(|(g, p)| g != label && p == label).count() as f64;
-            let fn_ = self.pairs.iter().filter(|(g, p)| g == label && p != label).count() as f64;
+            let tp = self
+                .pairs
+                .iter()
+                .filter(|(g, p)| g == label && p == label)
+                .count() as f64;
+            let fp = self
+                .pairs
+                .iter()
+                .filter(|(g, p)| g != label && p == label)
+                .count() as f64;
+            let fn_ = self
+                .pairs
+                .iter()
+                .filter(|(g, p)| g == label && p != label)
+                .count() as f64;
             let precision = if tp + fp > 0.0 { tp / (tp + fp) } else { 0.0 };
             let recall = if tp + fn_ > 0.0 { tp / (tp + fn_) } else { 0.0 };
             let f1 = if precision + recall > 0.0 {
@@ -66,7 +86,10 @@ impl Confusion {
 
 fn print_report(name: &str, confusion: &Confusion) -> f64 {
     let (per_label, macro_f1) = confusion.report();
-    println!("{name}: {} values, macro-F1 {macro_f1:.3}", confusion.pairs.len());
+    println!(
+        "{name}: {} values, macro-F1 {macro_f1:.3}",
+        confusion.pairs.len()
+    );
     for (label, (p, r, f1, n)) in per_label {
         println!("  {label:<18} precision {p:.3} recall {r:.3} f1 {f1:.3} (n={n})");
     }
@@ -94,7 +117,11 @@ fn measure(name: &str, set: &str) -> (usize, f64, f64) {
     let mut args = Confusion::default();
     let mut dests = Confusion::default();
     let mut events = 0;
-    for (n, line) in set.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+    for (n, line) in set
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+    {
         let event: Value =
             serde_json::from_str(line).unwrap_or_else(|e| panic!("{name} line {}: {e}", n + 1));
         events += 1;
@@ -124,9 +151,18 @@ fn measure(name: &str, set: &str) -> (usize, f64, f64) {
 
 fn assert_floors(name: &str, set: &str, min_events: usize) {
     let (events, args_f1, dest_f1) = measure(name, set);
-    assert!(events >= min_events, "{name} has at least {min_events} events, found {events}");
-    assert!(args_f1 >= 0.80, "{name}: argument macro-F1 {args_f1:.3} is below the 0.80 floor");
-    assert!(dest_f1 >= 0.90, "{name}: destination macro-F1 {dest_f1:.3} is below the 0.90 floor");
+    assert!(
+        events >= min_events,
+        "{name} has at least {min_events} events, found {events}"
+    );
+    assert!(
+        args_f1 >= 0.80,
+        "{name}: argument macro-F1 {args_f1:.3} is below the 0.80 floor"
+    );
+    assert!(
+        dest_f1 >= 0.90,
+        "{name}: destination macro-F1 {dest_f1:.3} is below the 0.90 floor"
+    );
 }
 
 #[test]

@@ -45,7 +45,15 @@ use stpc_compiler::testing::contract_tests::{json_value, run_tests, TestOutcome}
 use stpc_compiler::{CompileOptions, Diagnostics, FileId, NoFiles, SourceMap};
 
 /// The std modules the reference tables describe, in chapter order.
-const MODULES: &[&str] = &["labels", "modes", "observers", "tools", "lexicons", "labelers", "transforms"];
+const MODULES: &[&str] = &[
+    "labels",
+    "modes",
+    "observers",
+    "tools",
+    "lexicons",
+    "labelers",
+    "transforms",
+];
 
 /// The paper's order of the policies (its §5 list, then the IFC baseline).
 /// Policies not listed here follow, alphabetically.
@@ -127,18 +135,30 @@ impl Std {
     fn module(&self, span: stpc_compiler::Span) -> String {
         self.map
             .get(span.file)
-            .map(|f| f.name().trim_start_matches("<std>/").trim_end_matches(".stpc").replace('/', "::"))
+            .map(|f| {
+                f.name()
+                    .trim_start_matches("<std>/")
+                    .trim_end_matches(".stpc")
+                    .replace('/', "::")
+            })
             .unwrap_or_default()
     }
 
     /// Declaration order within the chapter: by module, then by position.
     fn key(&self, span: stpc_compiler::Span) -> (usize, usize) {
         let module = self.module(span);
-        let m = MODULES.iter().position(|x| *x == module).unwrap_or(MODULES.len());
+        let m = MODULES
+            .iter()
+            .position(|x| *x == module)
+            .unwrap_or(MODULES.len());
         (m, span.range().start)
     }
 
-    fn sorted<'a, T>(&self, items: &'a [T], span: impl Fn(&T) -> stpc_compiler::Span) -> Vec<&'a T> {
+    fn sorted<'a, T>(
+        &self,
+        items: &'a [T],
+        span: impl Fn(&T) -> stpc_compiler::Span,
+    ) -> Vec<&'a T> {
         let mut v: Vec<&T> = items.iter().collect();
         v.sort_by_key(|t| self.key(span(t)));
         v
@@ -149,7 +169,11 @@ impl Std {
     }
 
     fn observers(&self, ids: &[hir::ObserverId]) -> String {
-        code_list(ids.iter().filter_map(|o| self.program.observer(*o)).map(|o| o.name.clone()))
+        code_list(
+            ids.iter()
+                .filter_map(|o| self.program.observer(*o))
+                .map(|o| o.name.clone()),
+        )
     }
 
     fn lexicon(&self, id: hir::LexiconId) -> String {
@@ -171,8 +195,17 @@ fn lattices(s: &Std) -> String {
             None => "",
         };
         let labels: Vec<String> = l.labels.iter().map(|id| s.label(*id)).collect();
-        let order = if l.total { labels.join(" < ") } else { labels.join(", ") };
-        let _ = writeln!(out, "| `{}`{role} | `{order}` | `std::{}` |", l.name, s.module(l.span));
+        let order = if l.total {
+            labels.join(" < ")
+        } else {
+            labels.join(", ")
+        };
+        let _ = writeln!(
+            out,
+            "| `{}`{role} | `{order}` | `std::{}` |",
+            l.name,
+            s.module(l.span)
+        );
     }
     out
 }
@@ -220,8 +253,11 @@ fn address(a: &hir::Address) -> String {
 }
 
 fn destinations(s: &Std) -> String {
-    let mut out = String::from("| destination | address | label | observed by | tools |\n|---|---|---|---|---|\n");
-    let mut ds: Vec<(usize, &hir::Destination)> = s.program.destinations.iter().enumerate().collect();
+    let mut out = String::from(
+        "| destination | address | label | observed by | tools |\n|---|---|---|---|---|\n",
+    );
+    let mut ds: Vec<(usize, &hir::Destination)> =
+        s.program.destinations.iter().enumerate().collect();
     ds.sort_by_key(|(_, d)| s.key(d.span));
     for (index, d) in ds {
         let tools = code_list(
@@ -230,8 +266,15 @@ fn destinations(s: &Std) -> String {
                 .filter(|t| t.destinations.iter().any(|id| id.index() == index))
                 .map(|t| t.name.clone()),
         );
-        let label = d.label.map_or_else(|| "—".into(), |l| format!("`{}`", s.label(l)));
-        let addresses = d.addresses.iter().map(address).collect::<Vec<_>>().join(", ");
+        let label = d
+            .label
+            .map_or_else(|| "—".into(), |l| format!("`{}`", s.label(l)));
+        let addresses = d
+            .addresses
+            .iter()
+            .map(address)
+            .collect::<Vec<_>>()
+            .join(", ");
         let _ = writeln!(
             out,
             "| `{}` | {} | {label} | {} | {tools} |",
@@ -244,7 +287,9 @@ fn destinations(s: &Std) -> String {
 }
 
 fn tools(s: &Std) -> String {
-    let mut out = String::from("| tool | effect | arguments | destinations | substitute |\n|---|---|---|---|---|\n");
+    let mut out = String::from(
+        "| tool | effect | arguments | destinations | substitute |\n|---|---|---|---|---|\n",
+    );
     for t in s.sorted(&s.program.tools, |t| t.span) {
         let effect = t
             .effect
@@ -256,25 +301,40 @@ fn tools(s: &Std) -> String {
             .map(|f| format!("`{}: {}`", f.name, f.ty.display()))
             .collect::<Vec<_>>()
             .join(", ");
-        let dests = code_list(t.destinations.iter().filter_map(|d| s.program.destination(*d)).map(|d| d.name.clone()));
+        let dests = code_list(
+            t.destinations
+                .iter()
+                .filter_map(|d| s.program.destination(*d))
+                .map(|d| d.name.clone()),
+        );
         let substitute = t
             .substitute
             .and_then(|id| s.program.substitute(id))
             .map_or_else(|| "—".into(), |x| format!("`{}`", x.name));
-        let _ = writeln!(out, "| `{}` | {effect} | {args} | {dests} | {substitute} |", t.name);
+        let _ = writeln!(
+            out,
+            "| `{}` | {effect} | {args} | {dests} | {substitute} |",
+            t.name
+        );
     }
     out
 }
 
 fn substitutes(s: &Std) -> String {
-    let mut out = String::from("| substitute | for | observed by | on promote |\n|---|---|---|---|\n");
+    let mut out =
+        String::from("| substitute | for | observed by | on promote |\n|---|---|---|---|\n");
     for x in s.sorted(&s.program.substitutes, |x| x.span) {
         let tool = s.program.tool(x.tool).map_or("?", |t| t.name.as_str());
         let promote = match x.on_promote {
             hir::PromoteMode::Reuse => "reuse",
             hir::PromoteMode::Reissue => "reissue",
         };
-        let _ = writeln!(out, "| `{}` | `{tool}` | {} | `{promote}` |", x.name, s.observers(&x.observers));
+        let _ = writeln!(
+            out,
+            "| `{}` | `{tool}` | {} | `{promote}` |",
+            x.name,
+            s.observers(&x.observers)
+        );
     }
     out
 }
@@ -286,9 +346,11 @@ fn lexicons(s: &Std) -> String {
     for l in s.sorted(&s.program.labelers, |l| l.span) {
         for r in &l.rules {
             if let Matcher::Lexicon(id) = r.matcher {
-                uses.entry(id.index())
-                    .or_default()
-                    .push(format!("`{}` → `{}`", l.name, s.label(r.label)));
+                uses.entry(id.index()).or_default().push(format!(
+                    "`{}` → `{}`",
+                    l.name,
+                    s.label(r.label)
+                ));
             }
             if let Some(id) = r.unless {
                 let text = format!("`{}` (unless)", l.name);
@@ -305,7 +367,9 @@ fn lexicons(s: &Std) -> String {
             if let Step::ReplaceLexicon(id, _) = step {
                 if !seen.contains(&id.index()) {
                     seen.push(id.index());
-                    uses.entry(id.index()).or_default().push(format!("`{}`", t.name));
+                    uses.entry(id.index())
+                        .or_default()
+                        .push(format!("`{}`", t.name));
                 }
             }
         }
@@ -315,7 +379,10 @@ fn lexicons(s: &Std) -> String {
     ls.sort_by_key(|(_, l)| s.key(l.span));
     let (mut total, mut replaced_total) = (0, 0);
     for (index, l) in ls {
-        let topic = match (l.name.strip_suffix("_terms"), l.name.strip_suffix("_public")) {
+        let topic = match (
+            l.name.strip_suffix("_terms"),
+            l.name.strip_suffix("_public"),
+        ) {
             (Some(t), _) => format!("topic: {}", t.replace('_', " ")),
             (_, Some(t)) => format!("hard negatives: {}", t.replace('_', " ")),
             _ => "cross-topic".into(),
@@ -323,7 +390,9 @@ fn lexicons(s: &Std) -> String {
         let replaced = l.entries.iter().filter(|(_, r)| r.is_some()).count();
         total += l.entries.len();
         replaced_total += replaced;
-        let used = uses.get(&index).map_or_else(|| "—".into(), |u| u.join(", "));
+        let used = uses
+            .get(&index)
+            .map_or_else(|| "—".into(), |u| u.join(", "));
         let _ = writeln!(
             out,
             "| `{}` | {topic} | {} | {replaced} | {used} |",
@@ -331,7 +400,10 @@ fn lexicons(s: &Std) -> String {
             l.entries.len()
         );
     }
-    let _ = writeln!(out, "| **total** | | **{total}** | **{replaced_total}** | |");
+    let _ = writeln!(
+        out,
+        "| **total** | | **{total}** | **{replaced_total}** | |"
+    );
     out
 }
 
@@ -423,23 +495,30 @@ fn step(s: &Std, step: &Step) -> String {
 }
 
 fn transforms(s: &Std) -> String {
-    let mut out = String::from("| transform | applies to | output | steps, in order |\n|---|---|---|---|\n");
+    let mut out =
+        String::from("| transform | applies to | output | steps, in order |\n|---|---|---|---|\n");
     for t in s.sorted(&s.program.transforms, |t| t.span) {
-        let inputs = t.inputs.iter().map(|ty| format!("`{}`", ty.display())).collect::<Vec<_>>().join(", ");
+        let inputs = t
+            .inputs
+            .iter()
+            .map(|ty| format!("`{}`", ty.display()))
+            .collect::<Vec<_>>()
+            .join(", ");
         // Consecutive steps of one kind are merged: "replace `a`, `b`".
         let mut steps: Vec<String> = Vec::new();
         let mut redact: Vec<String> = Vec::new();
         let mut replace: Vec<String> = Vec::new();
-        let flush = |steps: &mut Vec<String>, replace: &mut Vec<String>, redact: &mut Vec<String>| {
-            if !replace.is_empty() {
-                steps.push(format!("replace {}", replace.join(", ")));
-                replace.clear();
-            }
-            if !redact.is_empty() {
-                steps.push(format!("redact {}", redact.join(", ")));
-                redact.clear();
-            }
-        };
+        let flush =
+            |steps: &mut Vec<String>, replace: &mut Vec<String>, redact: &mut Vec<String>| {
+                if !replace.is_empty() {
+                    steps.push(format!("replace {}", replace.join(", ")));
+                    replace.clear();
+                }
+                if !redact.is_empty() {
+                    steps.push(format!("redact {}", redact.join(", ")));
+                    redact.clear();
+                }
+            };
         for st in &t.steps {
             match st {
                 Step::ReplaceLexicon(id, None) => {
@@ -502,14 +581,18 @@ impl Policy {
             params: Vec::new(),
         };
         let mut diagnostics = Diagnostics::new();
-        let table = stpc_compiler::compile_program(&self.program, &[self.root], &options, &mut diagnostics)
-            .unwrap_or_else(|| {
-                panic!(
-                    "policies/{}.stpc does not compile:\n{}",
-                    self.name,
-                    stpc_compiler::diagnostics::render::human_string(&self.map, &diagnostics.sorted())
-                )
-            });
+        let table =
+            stpc_compiler::compile_program(&self.program, &[self.root], &options, &mut diagnostics)
+                .unwrap_or_else(|| {
+                    panic!(
+                        "policies/{}.stpc does not compile:\n{}",
+                        self.name,
+                        stpc_compiler::diagnostics::render::human_string(
+                            &self.map,
+                            &diagnostics.sorted()
+                        )
+                    )
+                });
         run_tests(&self.program, contract, table).expect("a compiled table loads")
     }
 }
@@ -523,12 +606,21 @@ fn policies() -> Vec<Policy> {
             (path.extension()? == "stpc").then(|| path.file_stem()?.to_str().map(str::to_owned))?
         })
         .collect();
-    names.sort_by_key(|n| (POLICY_ORDER.iter().position(|p| p == n).unwrap_or(usize::MAX), n.clone()));
+    names.sort_by_key(|n| {
+        (
+            POLICY_ORDER
+                .iter()
+                .position(|p| p == n)
+                .unwrap_or(usize::MAX),
+            n.clone(),
+        )
+    });
     names
         .into_iter()
         .map(|name| {
             let path = dir.join(format!("{name}.stpc"));
-            let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+            let text = std::fs::read_to_string(&path)
+                .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
             let mut map = SourceMap::new();
             let root = map.add(format!("stdlib-contracts/policies/{name}.stpc"), text);
             let mut diagnostics = Diagnostics::new();
@@ -553,7 +645,13 @@ fn policies() -> Vec<Policy> {
 fn shared_prefix(policies: &[Policy]) -> usize {
     let rules: Vec<Vec<String>> = policies
         .iter()
-        .map(|p| p.contract().rules.iter().map(|r| p.source(r.span)).collect())
+        .map(|p| {
+            p.contract()
+                .rules
+                .iter()
+                .map(|r| p.source(r.span))
+                .collect()
+        })
         .collect();
     let shortest = rules.iter().map(Vec::len).min().unwrap_or(0);
     (0..shortest)
@@ -581,30 +679,71 @@ fn policy_table(policies: &[Policy]) -> String {
         let header = if c.params.is_empty() {
             format!("`{}`", c.name)
         } else {
-            let params: Vec<String> = c.params.iter().map(|x| format!("{} = {}", x.name, x.default)).collect();
+            let params: Vec<String> = c
+                .params
+                .iter()
+                .map(|x| format!("{} = {}", x.name, x.default))
+                .collect();
             format!("`{}({})`", c.name, params.join(", "))
         };
         let cuts: Vec<String> = c
             .forbids
             .iter()
-            .map(|f| format!("`{}`", p.source(f.span).trim_start_matches("forbid ").trim_end_matches(';')))
+            .map(|f| {
+                format!(
+                    "`{}`",
+                    p.source(f.span)
+                        .trim_start_matches("forbid ")
+                        .trim_end_matches(';')
+                )
+            })
             .collect();
         let thresholds: Vec<String> = c
             .thresholds
             .iter()
-            .map(|t| format!("`{}`", p.source(t.span).trim_start_matches("threshold ").trim_end_matches(';')))
+            .map(|t| {
+                format!(
+                    "`{}`",
+                    p.source(t.span)
+                        .trim_start_matches("threshold ")
+                        .trim_end_matches(';')
+                )
+            })
             .collect();
         let audit = c.audit.span.map_or_else(
             || "—".into(),
-            |sp| format!("`{}`", p.source(sp).trim_start_matches("audit ").trim_end_matches(';')),
+            |sp| {
+                format!(
+                    "`{}`",
+                    p.source(sp)
+                        .trim_start_matches("audit ")
+                        .trim_end_matches(';')
+                )
+            },
         );
         let tools = if c.tools.len() == p.program.tools.len() {
             format!("all {}", c.tools.len())
         } else {
-            code_list(c.tools.iter().filter_map(|t| p.program.tool(*t)).map(|t| t.name.clone()))
+            code_list(
+                c.tools
+                    .iter()
+                    .filter_map(|t| p.program.tool(*t))
+                    .map(|t| t.name.clone()),
+            )
         };
-        let rules: Vec<String> = c.rules.iter().skip(prefix).map(|r| format!("`{}`", p.source(r.span))).collect();
-        let or_dash = |v: Vec<String>| if v.is_empty() { "—".to_string() } else { v.join("<br>") };
+        let rules: Vec<String> = c
+            .rules
+            .iter()
+            .skip(prefix)
+            .map(|r| format!("`{}`", p.source(r.span)))
+            .collect();
+        let or_dash = |v: Vec<String>| {
+            if v.is_empty() {
+                "—".to_string()
+            } else {
+                v.join("<br>")
+            }
+        };
         let _ = writeln!(
             out,
             "| {header} | {tools} | {} | {} | {audit} | {} |",
@@ -626,7 +765,10 @@ fn event_text(p: &Policy, t: &hir::Test) -> String {
         .map(|(k, v)| format!("{k}: {}", json_value(v)))
         .collect();
     let dest = match &t.destination {
-        Some(hir::TestDest::Named(id)) => p.program.destination(*id).map_or_else(|| "?".into(), |d| d.name.clone()),
+        Some(hir::TestDest::Named(id)) => p
+            .program
+            .destination(*id)
+            .map_or_else(|| "?".into(), |d| d.name.clone()),
         Some(hir::TestDest::Address(a)) => format!("\"{a}\""),
         None => "—".into(),
     };
@@ -635,7 +777,10 @@ fn event_text(p: &Policy, t: &hir::Test) -> String {
         .and_then(|m| p.program.modes.get(m.index()))
         .map_or("committed", |m| m.name.as_str());
     let confidence = t.confidence.unwrap_or(1.0);
-    format!("{tool}({}) to {dest} {mode} confidence {confidence:?}", args.join(", "))
+    format!(
+        "{tool}({}) to {dest} {mode} confidence {confidence:?}",
+        args.join(", ")
+    )
 }
 
 /// `rewrite (scrub)`: the action and the deciding rule.
@@ -668,7 +813,9 @@ fn lease_table(policies: &[Policy]) -> String {
                     .iter()
                     .zip(&outcomes)
                     .find(|(t, _)| t.name.starts_with(start))
-                    .unwrap_or_else(|| panic!("policies/{}.stpc has no test named \"{start} ...\"", p.name))
+                    .unwrap_or_else(|| {
+                        panic!("policies/{}.stpc has no test named \"{start} ...\"", p.name)
+                    })
             };
             let (pt, po) = find(&pinned_name);
             let (lt, lo) = find(&labeler_name);
@@ -713,7 +860,14 @@ fn lease_table(policies: &[Policy]) -> String {
             .iter()
             .map(|(_, c)| c.get(i).cloned().unwrap_or_default())
             .collect();
-        rows.push((format!("{} — {what}<br>`{}`", prefix.trim_start_matches("lease "), cell(&event)), cells));
+        rows.push((
+            format!(
+                "{} — {what}<br>`{}`",
+                prefix.trim_start_matches("lease "),
+                cell(&event)
+            ),
+            cells,
+        ));
     }
     let mut out = format!("{header}\n{rule}\n");
     for (head, cells) in rows {
@@ -769,7 +923,8 @@ fn splice(text: &str, name: &str, body: &str) -> Option<String> {
 #[test]
 fn stdlib_chapter_is_up_to_date() {
     let path = chapter_path();
-    let current = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    let current = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
     let mut expected = current.clone();
     for (name, body) in sections() {
         expected = splice(&expected, name, &body)
@@ -779,7 +934,8 @@ fn stdlib_chapter_is_up_to_date() {
         return;
     }
     if std::env::var_os("STPC_BLESS").is_some() {
-        std::fs::write(&path, &expected).unwrap_or_else(|e| panic!("cannot write {}: {e}", path.display()));
+        std::fs::write(&path, &expected)
+            .unwrap_or_else(|e| panic!("cannot write {}: {e}", path.display()));
         eprintln!("blessed {}", path.display());
         return;
     }
