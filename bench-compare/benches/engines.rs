@@ -7,7 +7,12 @@
 //! are printed at the end of the run (medians of a separate timing loop, so
 //! they are computed in the same process as the criterion groups).
 
-#![allow(clippy::unwrap_used, clippy::expect_used, missing_docs, reason = "benchmark code")]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    missing_docs,
+    reason = "benchmark code"
+)]
 
 use std::hint::black_box;
 use std::str::FromStr;
@@ -79,7 +84,9 @@ impl Cedar {
             None,
         )
         .unwrap();
-        let response = self.authorizer.is_authorized(&request, &self.policies, &self.entities);
+        let response = self
+            .authorizer
+            .is_authorized(&request, &self.policies, &self.entities);
         // First match wins: the lowest-numbered satisfied policy decides.
         let first = response
             .diagnostics()
@@ -234,23 +241,62 @@ fn bench(c: &mut Criterion) {
         assert_eq!(interp.decide(&input), expected, "regorus interpreter");
     }
 
-    for (name, input) in [("speculative_rewrite", SPEC), ("committed_allow", COMMITTED_PUBLIC)] {
+    for (name, input) in [
+        ("speculative_rewrite", SPEC),
+        ("committed_allow", COMMITTED_PUBLIC),
+    ] {
         let mut g = c.benchmark_group(name);
-        g.bench_function("stpc_table", |b| b.iter(|| stpc_decide(&stpc, black_box(&input))));
-        g.bench_function("hand_written", |b| b.iter(|| hand_written(black_box(&input))));
+        g.bench_function("stpc_table", |b| {
+            b.iter(|| stpc_decide(&stpc, black_box(&input)))
+        });
+        g.bench_function("hand_written", |b| {
+            b.iter(|| hand_written(black_box(&input)))
+        });
         g.bench_function("regorus_rvm", |b| b.iter(|| rvm.decide(black_box(&input))));
-        g.bench_function("regorus_interpreter", |b| b.iter(|| interp.decide(black_box(&input))));
-        g.bench_function("cedar_policy", |b| b.iter(|| cedar.decide(black_box(&input))));
+        g.bench_function("regorus_interpreter", |b| {
+            b.iter(|| interp.decide(black_box(&input)))
+        });
+        g.bench_function("cedar_policy", |b| {
+            b.iter(|| cedar.decide(black_box(&input)))
+        });
         g.finish();
     }
 
     // Ratios, from medians measured in this same process.
-    for (name, input) in [("speculative_rewrite", SPEC), ("committed_allow", COMMITTED_PUBLIC)] {
-        let s = median_ns(|| { black_box(stpc_decide(&stpc, black_box(&input))); }, 20_000);
-        let h = median_ns(|| { black_box(hand_written(black_box(&input))); }, 20_000);
-        let r = median_ns(|| { black_box(rvm.decide(black_box(&input))); }, 500);
-        let ri = median_ns(|| { black_box(interp.decide(black_box(&input))); }, 200);
-        let ce = median_ns(|| { black_box(cedar.decide(black_box(&input))); }, 200);
+    for (name, input) in [
+        ("speculative_rewrite", SPEC),
+        ("committed_allow", COMMITTED_PUBLIC),
+    ] {
+        let s = median_ns(
+            || {
+                black_box(stpc_decide(&stpc, black_box(&input)));
+            },
+            20_000,
+        );
+        let h = median_ns(
+            || {
+                black_box(hand_written(black_box(&input)));
+            },
+            20_000,
+        );
+        let r = median_ns(
+            || {
+                black_box(rvm.decide(black_box(&input)));
+            },
+            500,
+        );
+        let ri = median_ns(
+            || {
+                black_box(interp.decide(black_box(&input)));
+            },
+            200,
+        );
+        let ce = median_ns(
+            || {
+                black_box(cedar.decide(black_box(&input)));
+            },
+            200,
+        );
         println!(
             "{name}: stpc {s:.1} ns, hand-written {h:.1} ns, regorus rvm {r:.0} ns ({:.0}x stpc), \
              regorus interpreter {ri:.0} ns ({:.0}x), cedar-policy {ce:.0} ns ({:.0}x)",

@@ -1,8 +1,17 @@
 //! A 10,000-task replay through one contract, on every core (rayon over
 //! tasks). The target is under 10 seconds in release mode.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic, reason = "benchmark code")]
-#![allow(missing_docs, reason = "criterion's macros generate undocumented items")]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic,
+    reason = "benchmark code"
+)]
+#![allow(
+    missing_docs,
+    reason = "criterion's macros generate undocumented items"
+)]
 
 #[path = "../tests/common/mod.rs"]
 mod common;
@@ -13,14 +22,28 @@ use stpc_eval::replay::{Contract, ReplayOptions};
 use stpc_eval::report::replay;
 
 fn bench(c: &mut Criterion) {
-    let frontier = generate(&Spec { tasks: 10_000, seeds: vec![1], kind: Kind::PairedReplay });
+    let frontier = generate(&Spec {
+        tasks: 10_000,
+        seeds: vec![1],
+        kind: Kind::PairedReplay,
+    });
     let candidates: usize = frontier.tasks.iter().map(|t| t.candidates.len()).sum();
     let mut g = c.benchmark_group("replay");
     g.sample_size(10);
-    for (name, p) in [("rewrite", common::rewrite as common::Pipeline), ("shadow", common::shadow)] {
+    for (name, p) in [
+        ("rewrite", common::rewrite as common::Pipeline),
+        ("shadow", common::shadow),
+    ] {
         let contract = Contract::new(name, common::table(name, p, 0.7, false)).unwrap();
         let start = std::time::Instant::now();
-        let report = replay(&contract, &frontier, &ReplayOptions::default(), false, false).unwrap();
+        let report = replay(
+            &contract,
+            &frontier,
+            &ReplayOptions::default(),
+            false,
+            false,
+        )
+        .unwrap();
         eprintln!(
             "{name}: 10,000 tasks, {candidates} candidates, {:.2} calls/task, one replay in {:.2?} on {} threads",
             report.calls_per_task,
@@ -28,7 +51,16 @@ fn bench(c: &mut Criterion) {
             rayon::current_num_threads()
         );
         g.bench_function(format!("10k_tasks_{name}"), |b| {
-            b.iter(|| replay(&contract, &frontier, &ReplayOptions::default(), false, false).unwrap());
+            b.iter(|| {
+                replay(
+                    &contract,
+                    &frontier,
+                    &ReplayOptions::default(),
+                    false,
+                    false,
+                )
+                .unwrap()
+            });
         });
     }
     g.finish();

@@ -69,13 +69,33 @@ pub struct ChannelMask {
 
 impl ChannelMask {
     /// Everything the observer records.
-    pub const FULL: ChannelMask = ChannelMask { arguments: true, destination: true, tool: true, other: true };
+    pub const FULL: ChannelMask = ChannelMask {
+        arguments: true,
+        destination: true,
+        tool: true,
+        other: true,
+    };
     /// Arguments only.
-    pub const ARGUMENTS: ChannelMask = ChannelMask { arguments: true, destination: false, tool: false, other: false };
+    pub const ARGUMENTS: ChannelMask = ChannelMask {
+        arguments: true,
+        destination: false,
+        tool: false,
+        other: false,
+    };
     /// Destination only.
-    pub const DESTINATION: ChannelMask = ChannelMask { arguments: false, destination: true, tool: false, other: false };
+    pub const DESTINATION: ChannelMask = ChannelMask {
+        arguments: false,
+        destination: true,
+        tool: false,
+        other: false,
+    };
     /// Tool names only.
-    pub const TOOL: ChannelMask = ChannelMask { arguments: false, destination: false, tool: true, other: false };
+    pub const TOOL: ChannelMask = ChannelMask {
+        arguments: false,
+        destination: false,
+        tool: true,
+        other: false,
+    };
 
     /// A short name.
     #[must_use]
@@ -91,8 +111,9 @@ impl ChannelMask {
 }
 
 const STOP: &[&str] = &[
-    "the", "and", "for", "with", "from", "that", "this", "what", "how", "are", "was", "can", "you", "your", "our", "about",
-    "into", "any", "all", "not", "but", "have", "has", "who", "when", "will", "com", "api", "www", "https", "http",
+    "the", "and", "for", "with", "from", "that", "this", "what", "how", "are", "was", "can", "you",
+    "your", "our", "about", "into", "any", "all", "not", "but", "have", "has", "who", "when",
+    "will", "com", "api", "www", "https", "http",
 ];
 
 /// Light suffix stripping so `lawyers`, `lawyer`; `filing`, `file` meet.
@@ -100,7 +121,11 @@ fn stem(w: &str) -> String {
     for suf in ["ing", "ies", "es", "ed", "s"] {
         if let Some(base) = w.strip_suffix(suf) {
             if base.len() >= 4 {
-                return if suf == "ies" { format!("{base}y") } else { base.to_owned() };
+                return if suf == "ies" {
+                    format!("{base}y")
+                } else {
+                    base.to_owned()
+                };
             }
         }
     }
@@ -121,7 +146,10 @@ pub fn tokenize(text: &str) -> Vec<String> {
 
 /// Tokens an adversary sees in some records through a channel mask.
 #[must_use]
-pub fn view_tokens<'a>(records: impl IntoIterator<Item = &'a Record>, mask: ChannelMask) -> Vec<String> {
+pub fn view_tokens<'a>(
+    records: impl IntoIterator<Item = &'a Record>,
+    mask: ChannelMask,
+) -> Vec<String> {
     let mut out = Vec::new();
     for r in records {
         if mask.arguments {
@@ -147,40 +175,256 @@ pub fn view_tokens<'a>(records: impl IntoIterator<Item = &'a Record>, mask: Chan
 fn lexicon(label: &str) -> &'static [&'static str] {
     match label {
         "health" => &[
-            "health", "medical", "doctor", "physician", "clinic", "hospital", "diagnosis", "symptom", "treatment", "therapy",
-            "disease", "cancer", "oncology", "tumor", "medication", "prescription", "dose", "pain", "chronic", "surgery",
-            "mental", "depression", "anxiety", "pregnancy", "fertility", "diabetes", "insulin", "blood", "patient", "illness",
-            "infection", "vaccine", "nurse", "pharmacy", "specialist", "biopsy", "chemotherapy", "psychiatrist", "counseling", "recovery",
+            "health",
+            "medical",
+            "doctor",
+            "physician",
+            "clinic",
+            "hospital",
+            "diagnosis",
+            "symptom",
+            "treatment",
+            "therapy",
+            "disease",
+            "cancer",
+            "oncology",
+            "tumor",
+            "medication",
+            "prescription",
+            "dose",
+            "pain",
+            "chronic",
+            "surgery",
+            "mental",
+            "depression",
+            "anxiety",
+            "pregnancy",
+            "fertility",
+            "diabetes",
+            "insulin",
+            "blood",
+            "patient",
+            "illness",
+            "infection",
+            "vaccine",
+            "nurse",
+            "pharmacy",
+            "specialist",
+            "biopsy",
+            "chemotherapy",
+            "psychiatrist",
+            "counseling",
+            "recovery",
         ],
         "legal" => &[
-            "legal", "law", "lawyer", "attorney", "court", "lawsuit", "sue", "judge", "contract", "lease", "tenant", "landlord",
-            "eviction", "custody", "divorce", "settlement", "liability", "rights", "statute", "claim", "litigation", "subpoena",
-            "arrest", "criminal", "immigration", "visa", "deportation", "will", "probate", "notary", "dispute", "penalty",
-            "appeal", "hearing", "clause", "breach", "plaintiff", "defendant", "paralegal", "mediation",
+            "legal",
+            "law",
+            "lawyer",
+            "attorney",
+            "court",
+            "lawsuit",
+            "sue",
+            "judge",
+            "contract",
+            "lease",
+            "tenant",
+            "landlord",
+            "eviction",
+            "custody",
+            "divorce",
+            "settlement",
+            "liability",
+            "rights",
+            "statute",
+            "claim",
+            "litigation",
+            "subpoena",
+            "arrest",
+            "criminal",
+            "immigration",
+            "visa",
+            "deportation",
+            "will",
+            "probate",
+            "notary",
+            "dispute",
+            "penalty",
+            "appeal",
+            "hearing",
+            "clause",
+            "breach",
+            "plaintiff",
+            "defendant",
+            "paralegal",
+            "mediation",
         ],
         "employment" => &[
-            "job", "employment", "employer", "employee", "work", "workplace", "hr", "salary", "wage", "promotion", "fired",
-            "termination", "layoff", "severance", "resign", "resignation", "interview", "hiring", "career", "manager", "boss",
-            "leave", "maternity", "paternity", "harassment", "discrimination", "performance", "review", "raise", "offer",
-            "recruiter", "resume", "overtime", "union", "pip", "colleague", "payroll", "benefits", "contractor", "unemployment",
+            "job",
+            "employment",
+            "employer",
+            "employee",
+            "work",
+            "workplace",
+            "hr",
+            "salary",
+            "wage",
+            "promotion",
+            "fired",
+            "termination",
+            "layoff",
+            "severance",
+            "resign",
+            "resignation",
+            "interview",
+            "hiring",
+            "career",
+            "manager",
+            "boss",
+            "leave",
+            "maternity",
+            "paternity",
+            "harassment",
+            "discrimination",
+            "performance",
+            "review",
+            "raise",
+            "offer",
+            "recruiter",
+            "resume",
+            "overtime",
+            "union",
+            "pip",
+            "colleague",
+            "payroll",
+            "benefits",
+            "contractor",
+            "unemployment",
         ],
         "financial" => &[
-            "money", "finance", "financial", "bank", "loan", "debt", "credit", "mortgage", "interest", "rate", "budget",
-            "savings", "invest", "investment", "stock", "retirement", "pension", "tax", "taxes", "bankruptcy", "collection",
-            "payment", "card", "score", "refinance", "lender", "borrow", "insurance", "income", "expense", "account", "overdraft",
-            "fund", "dividend", "loan", "apr", "installment", "repay", "foreclosure", "irs",
+            "money",
+            "finance",
+            "financial",
+            "bank",
+            "loan",
+            "debt",
+            "credit",
+            "mortgage",
+            "interest",
+            "rate",
+            "budget",
+            "savings",
+            "invest",
+            "investment",
+            "stock",
+            "retirement",
+            "pension",
+            "tax",
+            "taxes",
+            "bankruptcy",
+            "collection",
+            "payment",
+            "card",
+            "score",
+            "refinance",
+            "lender",
+            "borrow",
+            "insurance",
+            "income",
+            "expense",
+            "account",
+            "overdraft",
+            "fund",
+            "dividend",
+            "loan",
+            "apr",
+            "installment",
+            "repay",
+            "foreclosure",
+            "irs",
         ],
         "security" => &[
-            "security", "password", "hack", "hacked", "breach", "phishing", "malware", "ransomware", "virus", "vulnerability",
-            "exploit", "attack", "incident", "compromise", "compromised", "credential", "account", "authentication", "mfa",
-            "encryption", "firewall", "leak", "stolen", "identity", "theft", "fraud", "scam", "suspicious", "login", "patch",
-            "cve", "spyware", "stalkerware", "tracking", "surveillance", "backdoor", "forensic", "recovery", "lock", "alert",
+            "security",
+            "password",
+            "hack",
+            "hacked",
+            "breach",
+            "phishing",
+            "malware",
+            "ransomware",
+            "virus",
+            "vulnerability",
+            "exploit",
+            "attack",
+            "incident",
+            "compromise",
+            "compromised",
+            "credential",
+            "account",
+            "authentication",
+            "mfa",
+            "encryption",
+            "firewall",
+            "leak",
+            "stolen",
+            "identity",
+            "theft",
+            "fraud",
+            "scam",
+            "suspicious",
+            "login",
+            "patch",
+            "cve",
+            "spyware",
+            "stalkerware",
+            "tracking",
+            "surveillance",
+            "backdoor",
+            "forensic",
+            "recovery",
+            "lock",
+            "alert",
         ],
         "relationship" => &[
-            "relationship", "partner", "boyfriend", "girlfriend", "husband", "wife", "spouse", "marriage", "divorce", "dating",
-            "breakup", "cheating", "affair", "trust", "couple", "counselor", "therapy", "family", "parent", "child", "love",
-            "argument", "separation", "wedding", "engagement", "jealous", "abuse", "domestic", "friend", "friendship",
-            "loneliness", "reconcile", "communication", "anniversary", "romance", "intimacy", "sibling", "inlaw", "custody", "date",
+            "relationship",
+            "partner",
+            "boyfriend",
+            "girlfriend",
+            "husband",
+            "wife",
+            "spouse",
+            "marriage",
+            "divorce",
+            "dating",
+            "breakup",
+            "cheating",
+            "affair",
+            "trust",
+            "couple",
+            "counselor",
+            "therapy",
+            "family",
+            "parent",
+            "child",
+            "love",
+            "argument",
+            "separation",
+            "wedding",
+            "engagement",
+            "jealous",
+            "abuse",
+            "domestic",
+            "friend",
+            "friendship",
+            "loneliness",
+            "reconcile",
+            "communication",
+            "anniversary",
+            "romance",
+            "intimacy",
+            "sibling",
+            "inlaw",
+            "custody",
+            "date",
         ],
         _ => &[],
     }
@@ -224,13 +468,22 @@ impl Keyword {
     /// Lexicons for a label set.
     #[must_use]
     pub fn new(labels: &[String]) -> Keyword {
-        Keyword { lexicons: labels.iter().map(|l| prototype(l).into_iter().collect()).collect() }
+        Keyword {
+            lexicons: labels
+                .iter()
+                .map(|l| prototype(l).into_iter().collect())
+                .collect(),
+        }
     }
 
     /// Pick a label for one document.
     #[must_use]
     pub fn predict(&self, doc: &[String]) -> Option<usize> {
-        let scores: Vec<f64> = self.lexicons.iter().map(|p| doc.iter().filter(|t| p.contains(*t)).count() as f64).collect();
+        let scores: Vec<f64> = self
+            .lexicons
+            .iter()
+            .map(|p| doc.iter().filter(|t| p.contains(*t)).count() as f64)
+            .collect();
         unique_max(&scores)
     }
 }
@@ -273,7 +526,14 @@ pub fn tfidf(docs: &[Vec<String>], labels: &[String]) -> Vec<Option<usize>> {
     docs.iter()
         .map(|d| {
             let dv = vec(d);
-            let scores: Vec<f64> = pv.iter().map(|p| dv.iter().map(|(w, x)| x * p.get(w).copied().unwrap_or(0.0)).sum()).collect();
+            let scores: Vec<f64> = pv
+                .iter()
+                .map(|p| {
+                    dv.iter()
+                        .map(|(w, x)| x * p.get(w).copied().unwrap_or(0.0))
+                        .sum()
+                })
+                .collect();
             unique_max(&scores)
         })
         .collect()
@@ -314,7 +574,9 @@ impl NaiveBayes {
         let mut totals = vec![0.0; k];
         let mut docs = vec![0.0; k];
         for (c, _, ids) in &train {
-            if let (Some(row), Some(t), Some(d)) = (counts.get_mut(*c), totals.get_mut(*c), docs.get_mut(*c)) {
+            if let (Some(row), Some(t), Some(d)) =
+                (counts.get_mut(*c), totals.get_mut(*c), docs.get_mut(*c))
+            {
                 for w in ids {
                     if let Some(x) = row.get_mut(*w) {
                         *x += 1.0;
@@ -328,7 +590,14 @@ impl NaiveBayes {
         for (i, (_, g, _)) in train.iter().enumerate() {
             groups.entry(g.clone()).or_default().push(i);
         }
-        NaiveBayes { vocab, counts, totals, docs, train, groups }
+        NaiveBayes {
+            vocab,
+            counts,
+            totals,
+            docs,
+            train,
+            groups,
+        }
     }
 
     /// Predict a document, leaving out every training document of `group`.
@@ -340,7 +609,9 @@ impl NaiveBayes {
         let mut docs = self.docs.clone();
         let members: &[usize] = self.groups.get(group).map_or(&[], Vec::as_slice);
         for (c, _, ids) in members.iter().filter_map(|i| self.train.get(*i)) {
-            if let (Some(m), Some(t), Some(d)) = (counts_out.get_mut(*c), totals.get_mut(*c), docs.get_mut(*c)) {
+            if let (Some(m), Some(t), Some(d)) =
+                (counts_out.get_mut(*c), totals.get_mut(*c), docs.get_mut(*c))
+            {
                 for w in ids {
                     *m.entry(*w).or_default() += 1.0;
                 }
@@ -353,7 +624,10 @@ impl NaiveBayes {
             return None;
         }
         let v = self.vocab.len().max(1) as f64;
-        let ids: Vec<usize> = doc.iter().filter_map(|t| self.vocab.get(t).copied()).collect();
+        let ids: Vec<usize> = doc
+            .iter()
+            .filter_map(|t| self.vocab.get(t).copied())
+            .collect();
         let scores: Vec<f64> = (0..k)
             .map(|c| {
                 let d = docs.get(c).copied().unwrap_or(0.0);
@@ -366,7 +640,8 @@ impl NaiveBayes {
                 let row = self.counts.get(c);
                 let out = counts_out.get(c);
                 for w in &ids {
-                    let n = row.and_then(|r| r.get(*w)).copied().unwrap_or(0.0) - out.and_then(|o| o.get(w)).copied().unwrap_or(0.0);
+                    let n = row.and_then(|r| r.get(*w)).copied().unwrap_or(0.0)
+                        - out.and_then(|o| o.get(w)).copied().unwrap_or(0.0);
                     s += (n + 1.0).ln() - denom;
                 }
                 s
@@ -377,7 +652,10 @@ impl NaiveBayes {
         if !max.is_finite() {
             return None;
         }
-        let shifted: Vec<f64> = scores.iter().map(|s| if s.is_finite() { s - max + 1.0 } else { 0.0 }).collect();
+        let shifted: Vec<f64> = scores
+            .iter()
+            .map(|s| if s.is_finite() { s - max + 1.0 } else { 0.0 })
+            .collect();
         unique_max(&shifted)
     }
 }

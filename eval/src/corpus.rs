@@ -49,7 +49,14 @@ pub struct Spec {
 }
 
 /// The six topics.
-pub const TOPICS: [&str; 6] = ["health", "legal", "employment", "financial", "security", "relationship"];
+pub const TOPICS: [&str; 6] = [
+    "health",
+    "legal",
+    "employment",
+    "financial",
+    "security",
+    "relationship",
+];
 
 struct Topic {
     /// Situations, as the user might put them.
@@ -64,92 +71,217 @@ fn topic(name: &str) -> Topic {
     match name {
         "health" => Topic {
             situations: &[
-                "a lump found during a self-exam", "persistent migraines with aura", "side effects of sertraline",
-                "stage 2 breast cancer treatment options", "managing type 1 diabetes on night shifts", "postpartum depression",
-                "an adult ADHD evaluation", "insomnia after chemo", "IVF success rates after 40", "knee replacement recovery",
-                "an abnormal pap smear result", "panic attacks before meetings", "high blood pressure medication",
-                "a colonoscopy prep schedule", "early signs of Parkinson's",
+                "a lump found during a self-exam",
+                "persistent migraines with aura",
+                "side effects of sertraline",
+                "stage 2 breast cancer treatment options",
+                "managing type 1 diabetes on night shifts",
+                "postpartum depression",
+                "an adult ADHD evaluation",
+                "insomnia after chemo",
+                "IVF success rates after 40",
+                "knee replacement recovery",
+                "an abnormal pap smear result",
+                "panic attacks before meetings",
+                "high blood pressure medication",
+                "a colonoscopy prep schedule",
+                "early signs of Parkinson's",
             ],
             collections: &["oncology", "mental-health"],
-            contacts: &["Dr. Okafor", "the oncology nurse line", "Dr. Lindqvist", "the fertility clinic"],
+            contacts: &[
+                "Dr. Okafor",
+                "the oncology nurse line",
+                "Dr. Lindqvist",
+                "the fertility clinic",
+            ],
         },
         "legal" => Topic {
             situations: &[
-                "breaking my lease early", "a landlord keeping my security deposit", "an eviction notice",
-                "shared custody after separation", "a small claims suit against a contractor", "writing a will",
-                "a DUI court date", "a green card renewal that lapsed", "a non-compete clause", "a cease and desist letter",
-                "a car accident insurance dispute", "probate for my father's estate", "a noise complaint from the HOA",
-                "a visa overstay", "a defamation threat over a review",
+                "breaking my lease early",
+                "a landlord keeping my security deposit",
+                "an eviction notice",
+                "shared custody after separation",
+                "a small claims suit against a contractor",
+                "writing a will",
+                "a DUI court date",
+                "a green card renewal that lapsed",
+                "a non-compete clause",
+                "a cease and desist letter",
+                "a car accident insurance dispute",
+                "probate for my father's estate",
+                "a noise complaint from the HOA",
+                "a visa overstay",
+                "a defamation threat over a review",
             ],
             collections: &["legal", "immigration"],
-            contacts: &["the tenant union", "attorney Ruiz", "the legal aid clinic", "my paralegal"],
+            contacts: &[
+                "the tenant union",
+                "attorney Ruiz",
+                "the legal aid clinic",
+                "my paralegal",
+            ],
         },
         "employment" => Topic {
             situations: &[
-                "being put on a performance improvement plan", "negotiating severance", "FMLA leave for surgery",
-                "a manager taking credit for my work", "quitting without another offer", "a counter-offer from my employer",
-                "unpaid overtime", "reporting harassment by a colleague", "a layoff rumor in my team",
-                "asking for a raise after a promotion", "interviewing with a competitor", "returning from parental leave",
-                "a reference check from a former boss", "remote work being revoked", "whistleblower protections",
+                "being put on a performance improvement plan",
+                "negotiating severance",
+                "FMLA leave for surgery",
+                "a manager taking credit for my work",
+                "quitting without another offer",
+                "a counter-offer from my employer",
+                "unpaid overtime",
+                "reporting harassment by a colleague",
+                "a layoff rumor in my team",
+                "asking for a raise after a promotion",
+                "interviewing with a competitor",
+                "returning from parental leave",
+                "a reference check from a former boss",
+                "remote work being revoked",
+                "whistleblower protections",
             ],
             collections: &["hr-leave", "hr-policies", "employee-relations"],
-            contacts: &["HR business partner", "my skip-level manager", "the recruiter", "the union steward"],
+            contacts: &[
+                "HR business partner",
+                "my skip-level manager",
+                "the recruiter",
+                "the union steward",
+            ],
         },
         "financial" => Topic {
             situations: &[
-                "consolidating credit card debt", "a personal loan for a move", "missing two mortgage payments",
-                "filing for chapter 7 bankruptcy", "an IRS audit letter", "a collections agency calling",
-                "refinancing a car loan", "a low credit score after divorce", "cashing out a 401k early",
-                "an overdraft spiral", "a payday loan rollover", "student loan forgiveness", "back taxes from freelancing",
-                "a denied mortgage application", "selling stock to cover rent",
+                "consolidating credit card debt",
+                "a personal loan for a move",
+                "missing two mortgage payments",
+                "filing for chapter 7 bankruptcy",
+                "an IRS audit letter",
+                "a collections agency calling",
+                "refinancing a car loan",
+                "a low credit score after divorce",
+                "cashing out a 401k early",
+                "an overdraft spiral",
+                "a payday loan rollover",
+                "student loan forgiveness",
+                "back taxes from freelancing",
+                "a denied mortgage application",
+                "selling stock to cover rent",
             ],
             collections: &["finance"],
-            contacts: &["the bank advisor", "my accountant", "the credit counselor", "the loan officer"],
+            contacts: &[
+                "the bank advisor",
+                "my accountant",
+                "the credit counselor",
+                "the loan officer",
+            ],
         },
         "security" => Topic {
             situations: &[
-                "a phishing email that got my password", "ransomware on the office laptop", "someone logged into my account from abroad",
-                "stalkerware on my phone", "a leaked customer database", "identity theft after a data breach",
-                "an unpatched VPN vulnerability", "a suspicious wire transfer request", "a compromised admin credential",
-                "a SIM swap attack", "an exposed S3 bucket", "a fake invoice scam", "malware in a browser extension",
-                "a breached vendor portal", "two-factor codes I didn't request",
+                "a phishing email that got my password",
+                "ransomware on the office laptop",
+                "someone logged into my account from abroad",
+                "stalkerware on my phone",
+                "a leaked customer database",
+                "identity theft after a data breach",
+                "an unpatched VPN vulnerability",
+                "a suspicious wire transfer request",
+                "a compromised admin credential",
+                "a SIM swap attack",
+                "an exposed S3 bucket",
+                "a fake invoice scam",
+                "malware in a browser extension",
+                "a breached vendor portal",
+                "two-factor codes I didn't request",
             ],
             collections: &["security-incidents"],
-            contacts: &["the incident response lead", "the SOC on-call", "IT security", "the fraud team"],
+            contacts: &[
+                "the incident response lead",
+                "the SOC on-call",
+                "IT security",
+                "the fraud team",
+            ],
         },
         _ => Topic {
             situations: &[
-                "my partner reading my messages", "thinking about a separation", "couples counseling", "a friend who stopped talking to me",
-                "suspecting my spouse is cheating", "moving in together too fast", "a long-distance breakup",
-                "telling my parents I'm gay", "a controlling boyfriend", "reconnecting with an estranged sister",
-                "wedding planning stress", "dating after divorce", "an in-law conflict over holidays",
-                "co-parenting with an ex", "feeling lonely after a move",
+                "my partner reading my messages",
+                "thinking about a separation",
+                "couples counseling",
+                "a friend who stopped talking to me",
+                "suspecting my spouse is cheating",
+                "moving in together too fast",
+                "a long-distance breakup",
+                "telling my parents I'm gay",
+                "a controlling boyfriend",
+                "reconnecting with an estranged sister",
+                "wedding planning stress",
+                "dating after divorce",
+                "an in-law conflict over holidays",
+                "co-parenting with an ex",
+                "feeling lonely after a move",
             ],
             collections: &["employee-relations"],
-            contacts: &["the couples therapist", "my sister", "the family counselor", "my ex"],
+            contacts: &[
+                "the couples therapist",
+                "my sister",
+                "the family counselor",
+                "my ex",
+            ],
         },
     }
 }
 
 const FRAMES: &[&str] = &[
-    "{s}", "what to do about {s}", "how to handle {s}", "{s} next steps", "questions to ask about {s}", "{s} what are my options",
-    "is it normal: {s}", "people who went through {s}", "{s} checklist", "help with {s} near me", "costs of {s}",
-    "{s} rights and rules", "timeline for {s}", "first steps after {s}",
+    "{s}",
+    "what to do about {s}",
+    "how to handle {s}",
+    "{s} next steps",
+    "questions to ask about {s}",
+    "{s} what are my options",
+    "is it normal: {s}",
+    "people who went through {s}",
+    "{s} checklist",
+    "help with {s} near me",
+    "costs of {s}",
+    "{s} rights and rules",
+    "timeline for {s}",
+    "first steps after {s}",
 ];
 
 const NEUTRAL: &[&str] = &[
-    "weather this weekend", "team offsite agenda", "quarterly planning notes", "lunch places near the office",
-    "expense report template", "all-hands slides", "meeting notes from monday", "parking at the downtown office",
-    "holiday calendar 2026", "printer setup guide", "project roadmap q3", "coffee machine repair", "train times to the airport",
-    "onboarding checklist for new hires", "conference room booking", "best laptop bag",
+    "weather this weekend",
+    "team offsite agenda",
+    "quarterly planning notes",
+    "lunch places near the office",
+    "expense report template",
+    "all-hands slides",
+    "meeting notes from monday",
+    "parking at the downtown office",
+    "holiday calendar 2026",
+    "printer setup guide",
+    "project roadmap q3",
+    "coffee machine repair",
+    "train times to the airport",
+    "onboarding checklist for new hires",
+    "conference room booking",
+    "best laptop bag",
 ];
 
 const GENERIC_COLLECTIONS: &[&str] = &["general", "public-kb", "product-docs", "engineering"];
-const SEARCH_HOSTS: &[&str] = &["api.brave.com", "api.duckduckgo.com", "api.bing.microsoft.com", "customsearch.googleapis.com"];
+const SEARCH_HOSTS: &[&str] = &[
+    "api.brave.com",
+    "api.duckduckgo.com",
+    "api.bing.microsoft.com",
+    "customsearch.googleapis.com",
+];
 const CALENDAR_HOSTS: &[&str] = &["calendar.googleapis.com", "graph.microsoft.com"];
 const MAIL_HOSTS: &[&str] = &["gmail.googleapis.com", "graph.microsoft.com"];
 const CRM_HOSTS: &[&str] = &["corp.my.salesforce.com", "api.hubapi.com"];
-const CUSTOMERS: &[&str] = &["Acme Corp", "Globex", "Initech", "Umbrella Health", "Stark Logistics", "Wayne Foods"];
+const CUSTOMERS: &[&str] = &[
+    "Acme Corp",
+    "Globex",
+    "Initech",
+    "Umbrella Health",
+    "Stark Logistics",
+    "Wayne Foods",
+];
 
 fn fill(rng: &mut Rng, s: &str) -> String {
     rng.pick(FRAMES).copied().unwrap_or("{s}").replace("{s}", s)
@@ -161,29 +293,81 @@ fn date(rng: &mut Rng) -> String {
 
 /// One candidate's tool, destination and arguments.
 fn call(rng: &mut Rng, t: &Topic, topical: bool) -> (String, String, Value) {
-    let sit = if topical { rng.pick(t.situations).copied().unwrap_or("") } else { rng.pick(NEUTRAL).copied().unwrap_or("") };
+    let sit = if topical {
+        rng.pick(t.situations).copied().unwrap_or("")
+    } else {
+        rng.pick(NEUTRAL).copied().unwrap_or("")
+    };
     let u = rng.next_f64();
     let pick = |rng: &mut Rng, xs: &[&str]| rng.pick(xs).copied().unwrap_or("").to_owned();
     if u < 0.40 {
-        let dest = if topical && rng.chance(0.55) { pick(rng, t.collections) } else { pick(rng, GENERIC_COLLECTIONS) };
-        let q = if topical { fill(rng, sit) } else { sit.to_owned() };
-        ("doc_retrieval".into(), dest, json!({ "query": q, "top_k": 3 + rng.below(8) }))
+        let dest = if topical && rng.chance(0.55) {
+            pick(rng, t.collections)
+        } else {
+            pick(rng, GENERIC_COLLECTIONS)
+        };
+        let q = if topical {
+            fill(rng, sit)
+        } else {
+            sit.to_owned()
+        };
+        (
+            "doc_retrieval".into(),
+            dest,
+            json!({ "query": q, "top_k": 3 + rng.below(8) }),
+        )
     } else if u < 0.66 {
-        let q = if topical { fill(rng, sit) } else { sit.to_owned() };
-        ("web_search".into(), pick(rng, SEARCH_HOSTS), json!({ "q": q, "count": 10, "lang": "en" }))
+        let q = if topical {
+            fill(rng, sit)
+        } else {
+            sit.to_owned()
+        };
+        (
+            "web_search".into(),
+            pick(rng, SEARCH_HOSTS),
+            json!({ "q": q, "count": 10, "lang": "en" }),
+        )
     } else if u < 0.78 {
-        let who = if topical { pick(rng, t.contacts) } else { "me".to_owned() };
-        let query = if topical && rng.chance(0.6) { format!("appointment about {sit}") } else { "free slots".to_owned() };
+        let who = if topical {
+            pick(rng, t.contacts)
+        } else {
+            "me".to_owned()
+        };
+        let query = if topical && rng.chance(0.6) {
+            format!("appointment about {sit}")
+        } else {
+            "free slots".to_owned()
+        };
         let start = date(rng);
-        ("calendar_lookup".into(), pick(rng, CALENDAR_HOSTS), json!({ "who": who, "start": start, "end": start, "query": query }))
+        (
+            "calendar_lookup".into(),
+            pick(rng, CALENDAR_HOSTS),
+            json!({ "who": who, "start": start, "end": start, "query": query }),
+        )
     } else if u < 0.88 {
-        let query = if topical && rng.chance(0.5) { format!("notes mentioning {sit}") } else { "renewal status".to_owned() };
+        let query = if topical && rng.chance(0.5) {
+            format!("notes mentioning {sit}")
+        } else {
+            "renewal status".to_owned()
+        };
         let account = format!("ACC-{}", 1000 + rng.below(9000));
-        ("crm_lookup".into(), pick(rng, CRM_HOSTS), json!({ "customer": pick(rng, CUSTOMERS), "account_id": account, "query": query }))
+        (
+            "crm_lookup".into(),
+            pick(rng, CRM_HOSTS),
+            json!({ "customer": pick(rng, CUSTOMERS), "account_id": account, "query": query }),
+        )
     } else {
-        let (query, sender) = if topical { (fill(rng, sit), pick(rng, t.contacts)) } else { (sit.to_owned(), "team@corp.example".to_owned()) };
+        let (query, sender) = if topical {
+            (fill(rng, sit), pick(rng, t.contacts))
+        } else {
+            (sit.to_owned(), "team@corp.example".to_owned())
+        };
         let after = date(rng);
-        ("email_search".into(), pick(rng, MAIL_HOSTS), json!({ "query": query, "sender": sender, "after": after, "folder": "all" }))
+        (
+            "email_search".into(),
+            pick(rng, MAIL_HOSTS),
+            json!({ "query": query, "sender": sender, "after": after, "folder": "all" }),
+        )
     }
 }
 
@@ -203,7 +387,11 @@ fn branch_conf(rng: &mut Rng, committed: bool) -> f64 {
     let u = rng.next_f64();
     // Calibrated-looking: committed branches are usually, not always,
     // confident; ghost branches are usually, not always, unconfident.
-    let c = if committed { 0.35 + 0.6 * u.powf(0.7) } else { 0.04 + 0.9 * u.powf(2.0) };
+    let c = if committed {
+        0.35 + 0.6 * u.powf(0.7)
+    } else {
+        0.04 + 0.9 * u.powf(2.0)
+    };
     (c * 100.0).round() / 100.0
 }
 
@@ -216,8 +404,17 @@ struct Branch {
 fn plan_branch(rng: &mut Rng, t: &Topic) -> Branch {
     // The committed branch is neutral more often than the ghosts.
     let n = if rng.chance(0.8) { 1 } else { 2 };
-    let calls = (0..n).map(|_| { let topical = rng.chance(0.5); call(rng, t, topical) }).collect();
-    Branch { id: "plan".into(), conf: branch_conf(rng, true), calls }
+    let calls = (0..n)
+        .map(|_| {
+            let topical = rng.chance(0.5);
+            call(rng, t, topical)
+        })
+        .collect();
+    Branch {
+        id: "plan".into(),
+        conf: branch_conf(rng, true),
+        calls,
+    }
 }
 
 fn ghost_branches(rng: &mut Rng, t: &Topic, size: usize) -> Vec<Branch> {
@@ -226,8 +423,17 @@ fn ghost_branches(rng: &mut Rng, t: &Topic, size: usize) -> Vec<Branch> {
     while left > 0 {
         let n = (1 + rng.below(3)).min(left);
         left -= n;
-        let calls = (0..n).map(|_| { let topical = rng.chance(0.75); call(rng, t, topical) }).collect();
-        out.push(Branch { id: format!("b{}", out.len() + 1), conf: branch_conf(rng, false), calls });
+        let calls = (0..n)
+            .map(|_| {
+                let topical = rng.chance(0.75);
+                call(rng, t, topical)
+            })
+            .collect();
+        out.push(Branch {
+            id: format!("b{}", out.len() + 1),
+            conf: branch_conf(rng, false),
+            calls,
+        });
     }
     out
 }
@@ -280,7 +486,10 @@ pub fn generate(spec: &Spec) -> Frontier {
                 label: Some(name.to_owned()),
                 group: Some(format!("t{k:03}")),
                 candidates,
-                committed: Commit { branches: vec!["plan".into()], candidates: Vec::new() },
+                committed: Commit {
+                    branches: vec!["plan".into()],
+                    candidates: Vec::new(),
+                },
                 commit_t_ms: Some(t_ms + 100 + rng.below(200) as u64),
             });
         }

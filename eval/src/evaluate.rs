@@ -9,17 +9,29 @@
 //!
 //! A Gate sweep is a list of `(τ, table)`: the caller (the CLI) recompiles
 //! the gate contract per τ, so this crate never needs the compiler.
+//!
+//! The **label-noise sweep** (the paper's Table 10) replays every policy
+//! again per rate with false-negative noise ([`LabelNoise`]) injected through
+//! the monitor's label hook, and scores the provider view: recovery per
+//! policy and adversary, paired against the same policy without noise and
+//! against the baseline under the same noise. The draws depend only on the
+//! noise seed, the task, the candidate and the field, so every policy sees
+//! the same noisy labels, and a label flipped at one rate is flipped at
+//! every higher rate.
 
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use stpc_runtime::Table;
 
-use crate::adversary::{tfidf, Keyword, view_tokens, Adversary, ChannelMask, NaiveBayes};
+use crate::adversary::{tfidf, view_tokens, Adversary, ChannelMask, Keyword, NaiveBayes};
 use crate::frontier::{Frontier, FrontierStats};
-use crate::replay::{Contract, ReplayError, ReplayMode, ReplayOptions};
+use crate::replay::{Contract, LabelNoise, ReplayError, ReplayMode, ReplayOptions};
 use crate::report::{replay_traces, summarize, ReplayReport};
 use crate::stats::{bootstrap_mean, paired, Estimate, Paired, RESAMPLES, SEED};
-use crate::trace::{Observer, TaskTrace};
+use crate::trace::{NoiseStats, Observer, TaskTrace};
+
+/// The paper's label-noise rates (Table 10): 5, 10 and 20 %.
+pub const NOISE_RATES: [f64; 3] = [0.05, 0.1, 0.2];
 
 /// What the adversary sees of an observer.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -52,7 +64,9 @@ pub struct EvalOptions {
     pub add_no_spec: bool,
     /// Gate sweep: `(τ, table)` pairs.
     pub gate_sweep: Vec<(f64, Table)>,
-    /// Label-noise rates (needs a runtime hook; refused today).
+    /// False-negative label-noise rates of the noise sweep; empty (the
+    /// default) skips it. The paper's sweep is [`NOISE_RATES`], the default
+    /// of `stpc eval`. Each rate replays every policy once more.
     pub noise_rates: Vec<f64>,
     /// Noise seed.
     pub noise_seed: u64,
@@ -125,6 +139,83 @@ pub struct ChannelRow {
     pub recovery: Estimate,
 }
 
+/// One adversary's recovery of one policy under one noise rate.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct NoiseRecovery {
+    /// Adversary.
+    pub adversary: Adversary,
+    /// Share of tasks whose label was recovered under noise.
+    pub recovery: Estimate,
+    /// Paired against the same policy without noise (what the noise added).
+    pub vs_clean: Paired,
+    /// Paired against the baseline under the same noise (absent for the
+    /// baseline itself).
+    pub vs_baseline: Option<Paired>,
+}
+
+/// One policy under one noise rate (provider view).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct NoiseRow {
+    /// Noise rate.
+    pub rate: f64,
+    /// Policy.
+    pub policy: String,
+    /// Labels of the issued candidates the noise could flip, and flipped.
+    pub labels: NoiseStats,
+    /// External dispatches per task.
+    pub calls_per_task: f64,
+    /// Mean `|Δ_provider|` per task.
+    pub delta_per_task: f64,
+    /// Recovery per adversary.
+    pub recovery: Vec<NoiseRecovery>,
+}
+
+/// The label-noise sweep (the paper's Table 10).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct NoiseSweep {
+    /// Noise seed.
+    pub seed: u64,
+    /// The observer whose view is attacked.
+    pub observer: Observer,
+    /// Rates, in the order given.
+    pub rates: Vec<f64>,
+    /// Recovery without noise per policy and adversary (the reference
+    /// column), paired against the baseline.
+    pub clean: Vec<RecoveryRow>,
+    /// Per rate, then per policy.
+    pub rows: Vec<NoiseRow>,
+}
+
+impl NoiseSweep {
+    /// The row of a (rate, policy).
+    #[must_use]
+    pub fn row(&self, rate: f64, policy: &str) -> Option<&NoiseRow> {
+        self.rows
+            .iter()
+            .find(|r| r.rate.to_bits() == rate.to_bits() && r.policy == policy)
+    }
+
+    /// The clean recovery of a (policy, adversary).
+    #[must_use]
+    pub fn clean(&self, policy: &str, adversary: Adversary) -> Option<&RecoveryRow> {
+        self.clean
+            .iter()
+            .find(|r| r.policy == policy && r.adversary == adversary)
+    }
+
+    /// The noisy recovery of a (rate, policy, adversary).
+    #[must_use]
+    pub fn recovery(
+        &self,
+        rate: f64,
+        policy: &str,
+        adversary: Adversary,
+    ) -> Option<&NoiseRecovery> {
+        self.row(rate, policy)
+            .and_then(|r| r.recovery.iter().find(|x| x.adversary == adversary))
+    }
+}
+
 /// The whole evaluation.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct EvalReport {
@@ -152,13 +243,23 @@ pub struct EvalReport {
     pub gate_sweep: Vec<GateRow>,
     /// Channel ablation (baseline, provider).
     pub channels: Vec<ChannelRow>,
+    /// Label-noise sweep (absent when no rate was asked for).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub noise: Option<NoiseSweep>,
 }
 
 impl EvalReport {
     /// The recovery row of a (policy, observer, adversary).
     #[must_use]
-    pub fn row(&self, policy: &str, observer: Observer, adversary: Adversary) -> Option<&RecoveryRow> {
-        self.recovery.iter().find(|r| r.policy == policy && r.observer == observer && r.adversary == adversary)
+    pub fn row(
+        &self,
+        policy: &str,
+        observer: Observer,
+        adversary: Adversary,
+    ) -> Option<&RecoveryRow> {
+        self.recovery
+            .iter()
+            .find(|r| r.policy == policy && r.observer == observer && r.adversary == adversary)
     }
 
     /// The replay summary of a policy.
@@ -180,6 +281,9 @@ pub enum EvalError {
     /// Two policies share a name.
     #[error("policy `{0}` is given twice")]
     DuplicatePolicy(String),
+    /// A noise rate is given twice.
+    #[error("label-noise rate {0} is given twice")]
+    DuplicateNoiseRate(String),
 }
 
 /// Documents of one observer view for every task.
@@ -239,12 +343,23 @@ impl Scorer<'_> {
 ///
 /// # Errors
 ///
-/// A replay error, a missing baseline, a duplicate policy name, or label
-/// noise requested (the runtime has no label hook yet).
-pub fn evaluate(policies: Vec<(String, Table)>, frontier: &Frontier, opts: &EvalOptions) -> Result<EvalReport, EvalError> {
-    if !opts.noise_rates.is_empty() {
-        // Fail before any work: noise needs a runtime hook (see `replay`).
-        return Err(ReplayError::NoiseUnsupported.into());
+/// A replay error, a missing baseline, a duplicate policy name, or a noise
+/// rate that is not a probability or is given twice.
+pub fn evaluate(
+    policies: Vec<(String, Table)>,
+    frontier: &Frontier,
+    opts: &EvalOptions,
+) -> Result<EvalReport, EvalError> {
+    // Fail before any work on a bad rate.
+    for (i, rate) in opts.noise_rates.iter().enumerate() {
+        LabelNoise {
+            rate: *rate,
+            seed: opts.noise_seed,
+        }
+        .check()?;
+        if opts.noise_rates.iter().take(i).any(|r| r == rate) {
+            return Err(EvalError::DuplicateNoiseRate(rate.to_string()));
+        }
     }
     let mut contracts: Vec<(Contract, ReplayMode)> = Vec::new();
     for (name, table) in policies {
@@ -259,25 +374,51 @@ pub fn evaluate(policies: Vec<(String, Table)>, frontier: &Frontier, opts: &Eval
         .map(|(c, _)| c.clone())
         .ok_or_else(|| EvalError::NoBaseline(opts.baseline.clone()))?;
     if opts.add_no_spec && !contracts.iter().any(|(c, _)| c.name() == "no_spec") {
-        contracts.push((Contract::new("no_spec", base.table().clone())?, ReplayMode::CommittedOnly));
+        contracts.push((
+            Contract::new("no_spec", base.table().clone())?,
+            ReplayMode::CommittedOnly,
+        ));
     }
-    let mut labels: Vec<String> = frontier.tasks.iter().filter_map(|t| t.label.clone()).collect();
+    let mut labels: Vec<String> = frontier
+        .tasks
+        .iter()
+        .filter_map(|t| t.label.clone())
+        .collect();
     labels.sort();
     labels.dedup();
     let scorer = Scorer {
         labels: &labels,
-        truth: frontier.tasks.iter().map(|t| t.label.as_ref().and_then(|l| labels.iter().position(|x| x == l))).collect(),
-        groups: frontier.tasks.iter().map(|t| t.group().to_owned()).collect(),
+        truth: frontier
+            .tasks
+            .iter()
+            .map(|t| {
+                t.label
+                    .as_ref()
+                    .and_then(|l| labels.iter().position(|x| x == l))
+            })
+            .collect(),
+        groups: frontier
+            .tasks
+            .iter()
+            .map(|t| t.group().to_owned())
+            .collect(),
     };
     let mut traces: Vec<(String, Vec<TaskTrace>)> = Vec::new();
     let mut reports = Vec::new();
     for (c, mode) in &contracts {
-        let ropts = ReplayOptions { mode: *mode, noise: None };
+        let ropts = ReplayOptions {
+            mode: *mode,
+            noise: None,
+        };
         let tr = replay_traces(c, frontier, &ropts, opts.progress)?;
         reports.push(summarize(c.name(), c.table_contract(), &tr, opts.per_task));
         traces.push((c.name().to_owned(), tr));
     }
-    let base_traces = traces.iter().find(|(n, _)| *n == opts.baseline).map(|(_, t)| t.as_slice()).unwrap_or(&[]);
+    let base_traces = traces
+        .iter()
+        .find(|(n, _)| *n == opts.baseline)
+        .map(|(_, t)| t.as_slice())
+        .unwrap_or(&[]);
     let mut recovery = Vec::new();
     for obs in &opts.observers {
         let base_docs = docs(base_traces, *obs, opts.view, ChannelMask::FULL);
@@ -285,20 +426,45 @@ pub fn evaluate(policies: Vec<(String, Table)>, frontier: &Frontier, opts: &Eval
         for adv in &opts.adversaries {
             let base_out = scorer.outcomes(*adv, &base_docs, Some(&nb));
             for (name, tr) in &traces {
-                let out = if *name == opts.baseline { base_out.clone() } else { scorer.outcomes(*adv, &docs(tr, *obs, opts.view, ChannelMask::FULL), Some(&nb)) };
-                recovery.push(row(name, *obs, *adv, &out, (*name != opts.baseline).then_some(base_out.as_slice()), opts));
+                let out = if *name == opts.baseline {
+                    base_out.clone()
+                } else {
+                    scorer.outcomes(
+                        *adv,
+                        &docs(tr, *obs, opts.view, ChannelMask::FULL),
+                        Some(&nb),
+                    )
+                };
+                recovery.push(row(
+                    name,
+                    *obs,
+                    *adv,
+                    &out,
+                    (*name != opts.baseline).then_some(base_out.as_slice()),
+                    opts,
+                ));
             }
         }
     }
     let gate_sweep = gate_sweep(&scorer, base_traces, frontier, opts)?;
+    let noise = noise_sweep(&scorer, &contracts, &traces, frontier, opts)?;
     let mut channels = Vec::new();
     if opts.channel_ablation {
-        for mask in [ChannelMask::FULL, ChannelMask::ARGUMENTS, ChannelMask::DESTINATION, ChannelMask::TOOL] {
+        for mask in [
+            ChannelMask::FULL,
+            ChannelMask::ARGUMENTS,
+            ChannelMask::DESTINATION,
+            ChannelMask::TOOL,
+        ] {
             let d = docs(base_traces, Observer::Provider, opts.view, mask);
             let nb = scorer.train(&d);
             for adv in &opts.adversaries {
                 let out = scorer.outcomes(*adv, &d, Some(&nb));
-                channels.push(ChannelRow { channels: mask.name().to_owned(), adversary: *adv, recovery: bootstrap_mean(&out, opts.resamples, opts.seed) });
+                channels.push(ChannelRow {
+                    channels: mask.name().to_owned(),
+                    adversary: *adv,
+                    recovery: bootstrap_mean(&out, opts.resamples, opts.seed),
+                });
             }
         }
     }
@@ -315,10 +481,18 @@ pub fn evaluate(policies: Vec<(String, Table)>, frontier: &Frontier, opts: &Eval
         recovery,
         gate_sweep,
         channels,
+        noise,
     })
 }
 
-fn row(policy: &str, observer: Observer, adversary: Adversary, out: &[f64], base: Option<&[f64]>, opts: &EvalOptions) -> RecoveryRow {
+fn row(
+    policy: &str,
+    observer: Observer,
+    adversary: Adversary,
+    out: &[f64],
+    base: Option<&[f64]>,
+    opts: &EvalOptions,
+) -> RecoveryRow {
     RecoveryRow {
         policy: policy.to_owned(),
         observer,
@@ -328,14 +502,28 @@ fn row(policy: &str, observer: Observer, adversary: Adversary, out: &[f64], base
     }
 }
 
-fn gate_sweep(scorer: &Scorer<'_>, base_traces: &[TaskTrace], frontier: &Frontier, opts: &EvalOptions) -> Result<Vec<GateRow>, EvalError> {
+fn gate_sweep(
+    scorer: &Scorer<'_>,
+    base_traces: &[TaskTrace],
+    frontier: &Frontier,
+    opts: &EvalOptions,
+) -> Result<Vec<GateRow>, EvalError> {
     let mut rows = Vec::new();
     if opts.gate_sweep.is_empty() {
         return Ok(rows);
     }
-    let base_docs = docs(base_traces, Observer::Provider, opts.view, ChannelMask::FULL);
+    let base_docs = docs(
+        base_traces,
+        Observer::Provider,
+        opts.view,
+        ChannelMask::FULL,
+    );
     let nb = scorer.train(&base_docs);
-    let base_out: Vec<Vec<f64>> = opts.adversaries.iter().map(|a| scorer.outcomes(*a, &base_docs, Some(&nb))).collect();
+    let base_out: Vec<Vec<f64>> = opts
+        .adversaries
+        .iter()
+        .map(|a| scorer.outcomes(*a, &base_docs, Some(&nb)))
+        .collect();
     for (tau, table) in &opts.gate_sweep {
         let c = Contract::new(format!("gate@{tau}"), table.clone())?;
         let tr = replay_traces(&c, frontier, &ReplayOptions::default(), opts.progress)?;
@@ -344,15 +532,130 @@ fn gate_sweep(scorer: &Scorer<'_>, base_traces: &[TaskTrace], frontier: &Frontie
         let mut rec = Vec::new();
         for (adv, base) in opts.adversaries.iter().zip(&base_out) {
             let out = scorer.outcomes(*adv, &d, Some(&nb));
-            rec.push(row(c.name(), Observer::Provider, *adv, &out, Some(base), opts));
+            rec.push(row(
+                c.name(),
+                Observer::Provider,
+                *adv,
+                &out,
+                Some(base),
+                opts,
+            ));
         }
         rows.push(GateRow {
             tau: *tau,
             calls_per_task: s.calls_per_task,
             ghost_call_rate: s.ghost_call_rate,
-            delta_per_task: s.observers.iter().find(|o| o.observer == Observer::Provider).map_or(0.0, |o| o.delta_per_task),
+            delta_per_task: s
+                .observers
+                .iter()
+                .find(|o| o.observer == Observer::Provider)
+                .map_or(0.0, |o| o.delta_per_task),
             recovery: rec,
         });
     }
     Ok(rows)
+}
+
+/// The label-noise sweep on the provider view: every policy replayed again
+/// per rate, scored with the naive-Bayes model trained on the clean
+/// baseline (as the Gate sweep is).
+fn noise_sweep(
+    scorer: &Scorer<'_>,
+    contracts: &[(Contract, ReplayMode)],
+    traces: &[(String, Vec<TaskTrace>)],
+    frontier: &Frontier,
+    opts: &EvalOptions,
+) -> Result<Option<NoiseSweep>, EvalError> {
+    if opts.noise_rates.is_empty() {
+        return Ok(None);
+    }
+    let obs = Observer::Provider;
+    let score = |tr: &[TaskTrace], nb: &NaiveBayes| -> Vec<Vec<f64>> {
+        let d = docs(tr, obs, opts.view, ChannelMask::FULL);
+        opts.adversaries
+            .iter()
+            .map(|a| scorer.outcomes(*a, &d, Some(nb)))
+            .collect()
+    };
+    let base_ix = traces.iter().position(|(n, _)| *n == opts.baseline);
+    let base_clean = base_ix
+        .and_then(|i| traces.get(i))
+        .map_or(&[][..], |(_, t)| t.as_slice());
+    let nb = scorer.train(&docs(base_clean, obs, opts.view, ChannelMask::FULL));
+    let clean_out: Vec<Vec<Vec<f64>>> = traces.iter().map(|(_, tr)| score(tr, &nb)).collect();
+    let base_clean_out = base_ix.and_then(|i| clean_out.get(i));
+    let mut clean = Vec::new();
+    for ((name, _), outs) in traces.iter().zip(&clean_out) {
+        for (ai, (adv, out)) in opts.adversaries.iter().zip(outs).enumerate() {
+            let base = (*name != opts.baseline)
+                .then(|| base_clean_out.and_then(|b| b.get(ai)))
+                .flatten();
+            clean.push(row(name, obs, *adv, out, base.map(Vec::as_slice), opts));
+        }
+    }
+    let mut rows = Vec::new();
+    for rate in &opts.noise_rates {
+        let noise = LabelNoise {
+            rate: *rate,
+            seed: opts.noise_seed,
+        };
+        let mut noisy: Vec<(String, Vec<TaskTrace>)> = Vec::with_capacity(contracts.len());
+        for (c, mode) in contracts {
+            let tr = replay_traces(
+                c,
+                frontier,
+                &ReplayOptions {
+                    mode: *mode,
+                    noise: Some(noise),
+                },
+                opts.progress,
+            )?;
+            noisy.push((c.name().to_owned(), tr));
+        }
+        let outs: Vec<Vec<Vec<f64>>> = noisy.iter().map(|(_, tr)| score(tr, &nb)).collect();
+        let base_out = base_ix.and_then(|i| outs.get(i));
+        for (((name, tr), out), clean_out) in noisy.iter().zip(&outs).zip(&clean_out) {
+            let s = summarize(name, "", tr, false);
+            let recovery = opts
+                .adversaries
+                .iter()
+                .enumerate()
+                .filter_map(|(ai, adv)| {
+                    let (o, c) = (out.get(ai)?, clean_out.get(ai)?);
+                    let vs_baseline = if *name == opts.baseline {
+                        None
+                    } else {
+                        base_out
+                            .and_then(|b| b.get(ai))
+                            .map(|b| paired(o, b, opts.resamples, opts.seed))
+                    };
+                    Some(NoiseRecovery {
+                        adversary: *adv,
+                        recovery: bootstrap_mean(o, opts.resamples, opts.seed),
+                        vs_clean: paired(o, c, opts.resamples, opts.seed),
+                        vs_baseline,
+                    })
+                })
+                .collect();
+            rows.push(NoiseRow {
+                rate: *rate,
+                policy: name.clone(),
+                labels: tr.iter().map(|t| t.noise).sum(),
+                calls_per_task: s.calls_per_task,
+                delta_per_task: s
+                    .observers
+                    .iter()
+                    .find(|o| o.observer == obs)
+                    .map_or(0.0, |o| o.delta_per_task),
+                recovery,
+            });
+        }
+    }
+    Ok(Some(NoiseSweep {
+        seed: opts.noise_seed,
+        observer: obs,
+        rates: opts.noise_rates.clone(),
+        clean,
+        rows,
+    }))
 }

@@ -123,14 +123,21 @@ impl Task {
     /// Issue time of candidate `i`.
     #[must_use]
     pub fn issue_ms(&self, i: usize) -> u64 {
-        self.candidates.get(i).and_then(|c| c.t_ms).unwrap_or(100 + 50 * i as u64)
+        self.candidates
+            .get(i)
+            .and_then(|c| c.t_ms)
+            .unwrap_or(100 + 50 * i as u64)
     }
 
     /// Commit time.
     #[must_use]
     pub fn commit_ms(&self) -> u64 {
         self.commit_t_ms.unwrap_or_else(|| {
-            (0..self.candidates.len()).map(|i| self.issue_ms(i)).max().unwrap_or(0) + 50
+            (0..self.candidates.len())
+                .map(|i| self.issue_ms(i))
+                .max()
+                .unwrap_or(0)
+                + 50
         })
     }
 
@@ -180,7 +187,10 @@ pub struct FrontierError {
 
 impl FrontierError {
     fn new(line: usize, message: impl Into<String>) -> FrontierError {
-        FrontierError { line, message: message.into() }
+        FrontierError {
+            line,
+            message: message.into(),
+        }
     }
 }
 
@@ -209,7 +219,9 @@ impl std::str::FromStr for Format {
             "mcp" => Ok(Format::Mcp),
             "agentdojo" => Ok(Format::Agentdojo),
             "auto" => Ok(Format::Auto),
-            _ => Err(format!("unknown frontier format `{s}` (frontier, openai, mcp, agentdojo, auto)")),
+            _ => Err(format!(
+                "unknown frontier format `{s}` (frontier, openai, mcp, agentdojo, auto)"
+            )),
         }
     }
 }
@@ -229,7 +241,8 @@ fn lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
 }
 
 fn parse_json(line: usize, text: &str) -> Result<Value, FrontierError> {
-    serde_json::from_str(text).map_err(|e| FrontierError::new(line, format!("not valid JSON ({})", classify_json(&e))))
+    serde_json::from_str(text)
+        .map_err(|e| FrontierError::new(line, format!("not valid JSON ({})", classify_json(&e))))
 }
 
 fn classify_json(e: &serde_json::Error) -> String {
@@ -247,8 +260,16 @@ impl Frontier {
     /// # Errors
     ///
     /// The first bad line, with its line number.
-    pub fn parse(text: &str, format: Format, opts: &AdapterOptions) -> Result<Frontier, FrontierError> {
-        let format = if format == Format::Auto { detect(text)? } else { format };
+    pub fn parse(
+        text: &str,
+        format: Format,
+        opts: &AdapterOptions,
+    ) -> Result<Frontier, FrontierError> {
+        let format = if format == Format::Auto {
+            detect(text)?
+        } else {
+            format
+        };
         let f = match format {
             Format::Frontier | Format::Auto => Frontier::from_jsonl(text)?,
             Format::Openai => crate::adapters::openai(text, opts)?,
@@ -271,15 +292,24 @@ impl Frontier {
             if n == 0 && is_header(&v) {
                 let ver = v.get("stpc_frontier").and_then(Value::as_u64);
                 if ver != Some(FRONTIER_VERSION) {
-                    return Err(FrontierError::new(line, format!("unsupported frontier version (this reader accepts {FRONTIER_VERSION})")));
+                    return Err(FrontierError::new(
+                        line,
+                        format!(
+                            "unsupported frontier version (this reader accepts {FRONTIER_VERSION})"
+                        ),
+                    ));
                 }
                 continue;
             }
-            let mut task: Task = serde_json::from_value(v)
-                .map_err(|e| FrontierError::new(line, format!("not a frontier task: {}", scrub_serde(&e))))?;
+            let mut task: Task = serde_json::from_value(v).map_err(|e| {
+                FrontierError::new(line, format!("not a frontier task: {}", scrub_serde(&e)))
+            })?;
             normalize(&mut task).map_err(|m| FrontierError::new(line, m))?;
             if let Some(prev) = seen.insert(task.task.clone(), line) {
-                return Err(FrontierError::new(line, format!("duplicate task id `{}` (first on line {prev})", task.task)));
+                return Err(FrontierError::new(
+                    line,
+                    format!("duplicate task id `{}` (first on line {prev})", task.task),
+                ));
             }
             tasks.push(task);
         }
@@ -325,20 +355,36 @@ pub(crate) fn normalize(task: &mut Task) -> Result<(), String> {
             return Err(format!("task `{}`: a candidate has an empty id", task.task));
         }
         if !ids.insert(c.id.clone()) {
-            return Err(format!("task `{}`: duplicate candidate id `{}`", task.task, c.id));
+            return Err(format!(
+                "task `{}`: duplicate candidate id `{}`",
+                task.task, c.id
+            ));
         }
         if c.branch.is_empty() {
-            c.branch = if c.is_committed_mode() { "main".to_owned() } else { c.id.clone() };
+            c.branch = if c.is_committed_mode() {
+                "main".to_owned()
+            } else {
+                c.id.clone()
+            };
         }
         if !c.args.is_object() {
-            return Err(format!("task `{}`, candidate `{}`: `args` must be a JSON object", task.task, c.id));
+            return Err(format!(
+                "task `{}`, candidate `{}`: `args` must be a JSON object",
+                task.task, c.id
+            ));
         }
         match c.confidence {
             Some(x) if !(0.0..=1.0).contains(&x) => {
-                return Err(format!("task `{}`, candidate `{}`: confidence must be in [0, 1]", task.task, c.id));
+                return Err(format!(
+                    "task `{}`, candidate `{}`: confidence must be in [0, 1]",
+                    task.task, c.id
+                ));
             }
             None if !c.is_committed_mode() => {
-                return Err(format!("task `{}`, candidate `{}`: speculative candidate without `confidence`", task.task, c.id));
+                return Err(format!(
+                    "task `{}`, candidate `{}`: speculative candidate without `confidence`",
+                    task.task, c.id
+                ));
             }
             _ => {}
         }
@@ -346,12 +392,18 @@ pub(crate) fn normalize(task: &mut Task) -> Result<(), String> {
     let branches: BTreeSet<&str> = task.candidates.iter().map(|c| c.branch.as_str()).collect();
     for b in &task.committed.branches {
         if !branches.contains(b.as_str()) {
-            return Err(format!("task `{}`: committed branch `{b}` has no candidate", task.task));
+            return Err(format!(
+                "task `{}`: committed branch `{b}` has no candidate",
+                task.task
+            ));
         }
     }
     for c in &task.committed.candidates {
         if !ids.contains(c) {
-            return Err(format!("task `{}`: committed candidate `{c}` does not exist", task.task));
+            return Err(format!(
+                "task `{}`: committed candidate `{c}` does not exist",
+                task.task
+            ));
         }
     }
     Ok(())
@@ -363,7 +415,9 @@ pub(crate) fn normalize(task: &mut Task) -> Result<(), String> {
 ///
 /// The line is not JSON or matches no format.
 pub fn detect(text: &str) -> Result<Format, FrontierError> {
-    let Some((line, l)) = lines(text).next() else { return Ok(Format::Frontier) };
+    let Some((line, l)) = lines(text).next() else {
+        return Ok(Format::Frontier);
+    };
     let v = parse_json(line, l)?;
     if is_header(&v) || v.get("candidates").is_some() {
         Ok(Format::Frontier)
@@ -475,7 +529,11 @@ impl Frontier {
             min_candidates: sizes.first().copied().unwrap_or(0),
             max_candidates: sizes.last().copied().unwrap_or(0),
             abandoned_rate: abandoned as f64 / denom,
-            mean_confidence: if conf_n == 0 { 0.0 } else { conf_sum / conf_n as f64 },
+            mean_confidence: if conf_n == 0 {
+                0.0
+            } else {
+                conf_sum / conf_n as f64
+            },
             tool_share: tools,
         }
     }

@@ -11,12 +11,13 @@
 //!                                                       │
 //!            report::summarize ──▶ ReplayReport    evaluate ──▶ EvalReport
 //!                                  (calls, ghosts, Δ)    (adversaries, bootstrap, sign test,
-//!                                                         Gate sweep, channel ablation)
+//!                                                         Gate sweep, channel ablation,
+//!                                                         label-noise sweep)
 //!                                                       │
 //!                                   render ──▶ JSON, Markdown, SVG (Figure 2)
 //! ```
 //!
-//! The crate depends on `stpc-runtime` only, and only in [`replay`]; the
+//! The crate depends on `stpc-runtime` only, and only in [`replay`](mod@replay); the
 //! compiler's CLI passes compiled tables in.
 
 pub mod adapters;
@@ -30,9 +31,9 @@ pub mod report;
 pub mod stats;
 pub mod trace;
 
+pub use adversary::{Adversary, ChannelMask};
+pub use evaluate::{evaluate, EvalError, EvalOptions, EvalReport, NoiseSweep, View, NOISE_RATES};
 pub use frontier::{AdapterOptions, Candidate, Commit, Format, Frontier, FrontierError, Task};
 pub use replay::{Contract, LabelNoise, ReplayError, ReplayMode, ReplayOptions};
-pub use trace::{Act, Dispatch, Observer, TaskTrace};
-pub use adversary::{Adversary, ChannelMask};
-pub use evaluate::{evaluate, EvalError, EvalOptions, EvalReport, View};
 pub use report::{replay, ReplayReport};
+pub use trace::{Act, Dispatch, NoiseStats, Observer, TaskTrace};

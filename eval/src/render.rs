@@ -6,7 +6,7 @@
 use std::fmt::Write as _;
 
 use crate::adversary::Adversary;
-use crate::evaluate::EvalReport;
+use crate::evaluate::{EvalReport, NoiseSweep};
 use crate::report::ReplayReport;
 use crate::stats::Estimate;
 use crate::trace::Observer;
@@ -46,14 +46,32 @@ pub fn replay_markdown(r: &ReplayReport) -> String {
     let _ = writeln!(
         s,
         "| {} | {} | {} | {:.2} | {:.2} | {} | {:.3} | {:.3} |\n",
-        r.tasks, r.candidates, r.speculative, r.calls_per_task, r.committed_calls_per_task, r.ghost_calls, r.ghost_call_rate, r.abandoned_rate
+        r.tasks,
+        r.candidates,
+        r.speculative,
+        r.calls_per_task,
+        r.committed_calls_per_task,
+        r.ghost_calls,
+        r.ghost_call_rate,
+        r.abandoned_rate
     );
-    let dec: Vec<String> = r.decisions.iter().map(|(k, v)| format!("{k} {v}")).collect();
+    let dec: Vec<String> = r
+        .decisions
+        .iter()
+        .map(|(k, v)| format!("{k} {v}"))
+        .collect();
     let _ = writeln!(s, "Decisions at issue: {}\n", dec.join(", "));
-    let _ = writeln!(s, "| observer | O(S) | O(C) | Δ | Δ/task | tasks exposed | pre-commit | leaked labels |");
+    let _ = writeln!(
+        s,
+        "| observer | O(S) | O(C) | Δ | Δ/task | tasks exposed | pre-commit | leaked labels |"
+    );
     let _ = writeln!(s, "|---|---:|---:|---:|---:|---:|---:|---|");
     for o in &r.observers {
-        let labels: Vec<String> = o.leaked_labels.iter().map(|(k, v)| format!("{k} {v}")).collect();
+        let labels: Vec<String> = o
+            .leaked_labels
+            .iter()
+            .map(|(k, v)| format!("{k} {v}"))
+            .collect();
         let _ = writeln!(
             s,
             "| {} | {} | {} | {} | {:.2} | {:.3} | {} | {} |",
@@ -109,11 +127,27 @@ pub fn eval_markdown(r: &EvalReport) -> String {
         v
     };
     let _ = writeln!(s, "## Policies\n");
-    let _ = writeln!(s, "| policy | calls/task | ghost-call rate | Δ provider/task | Δ runtime log/task |");
+    let _ = writeln!(
+        s,
+        "| policy | calls/task | ghost-call rate | Δ provider/task | Δ runtime log/task |"
+    );
     let _ = writeln!(s, "|---|---:|---:|---:|---:|");
     for pr in &r.policies {
-        let d = |o: Observer| pr.observers.iter().find(|x| x.observer == o).map_or(0.0, |x| x.delta_per_task);
-        let _ = writeln!(s, "| {} | {:.2} | {:.3} | {:.2} | {:.2} |", pr.policy, pr.calls_per_task, pr.ghost_call_rate, d(Observer::Provider), d(Observer::RuntimeLog));
+        let d = |o: Observer| {
+            pr.observers
+                .iter()
+                .find(|x| x.observer == o)
+                .map_or(0.0, |x| x.delta_per_task)
+        };
+        let _ = writeln!(
+            s,
+            "| {} | {:.2} | {:.3} | {:.2} | {:.2} |",
+            pr.policy,
+            pr.calls_per_task,
+            pr.ghost_call_rate,
+            d(Observer::Provider),
+            d(Observer::RuntimeLog)
+        );
     }
     for o in observers {
         let _ = writeln!(s, "\n## Recovery from the {} view\n", o.as_str());
@@ -121,12 +155,27 @@ pub fn eval_markdown(r: &EvalReport) -> String {
         let _ = writeln!(s, "|---|---|---:|---:|---:|---:|");
         for pr in &r.policies {
             for a in &advs {
-                let Some(row) = r.row(&pr.policy, o, *a) else { continue };
+                let Some(row) = r.row(&pr.policy, o, *a) else {
+                    continue;
+                };
                 let (d, hl, pv) = match &row.vs_baseline {
-                    Some(x) => (signed_ci(&x.delta), format!("{} / {}", x.higher, x.lower), p(x.p)),
+                    Some(x) => (
+                        signed_ci(&x.delta),
+                        format!("{} / {}", x.higher, x.lower),
+                        p(x.p),
+                    ),
                     None => ("(reference)".to_owned(), "–".to_owned(), "–".to_owned()),
                 };
-                let _ = writeln!(s, "| {} | {} | {} | {} | {} | {} |", pr.policy, a.as_str(), ci(&row.recovery), d, hl, pv);
+                let _ = writeln!(
+                    s,
+                    "| {} | {} | {} | {} | {} | {} |",
+                    pr.policy,
+                    a.as_str(),
+                    ci(&row.recovery),
+                    d,
+                    hl,
+                    pv
+                );
             }
         }
     }
@@ -136,24 +185,177 @@ pub fn eval_markdown(r: &EvalReport) -> String {
         let _ = writeln!(s, "|---:|---:|---:|---:|---|---:|---:|---:|");
         for g in &r.gate_sweep {
             for row in &g.recovery {
-                let (d, pv) = row.vs_baseline.as_ref().map_or(("–".to_owned(), "–".to_owned()), |x| (signed_ci(&x.delta), p(x.p)));
-                let _ = writeln!(s, "| {} | {:.2} | {:.3} | {:.2} | {} | {} | {} | {} |", g.tau, g.calls_per_task, g.ghost_call_rate, g.delta_per_task, row.adversary.as_str(), ci(&row.recovery), d, pv);
+                let (d, pv) = row
+                    .vs_baseline
+                    .as_ref()
+                    .map_or(("–".to_owned(), "–".to_owned()), |x| {
+                        (signed_ci(&x.delta), p(x.p))
+                    });
+                let _ = writeln!(
+                    s,
+                    "| {} | {:.2} | {:.3} | {:.2} | {} | {} | {} | {} |",
+                    g.tau,
+                    g.calls_per_task,
+                    g.ghost_call_rate,
+                    g.delta_per_task,
+                    row.adversary.as_str(),
+                    ci(&row.recovery),
+                    d,
+                    pv
+                );
             }
         }
+    }
+    if let Some(n) = &r.noise {
+        noise_markdown(&mut s, r, n);
     }
     if !r.channels.is_empty() {
         let _ = writeln!(s, "\n## Channel ablation ({}, provider)\n", r.baseline);
         let _ = writeln!(s, "| channels | adversary | recovery [95 % CI] |");
         let _ = writeln!(s, "|---|---|---:|");
         for c in &r.channels {
-            let _ = writeln!(s, "| {} | {} | {} |", c.channels, c.adversary.as_str(), ci(&c.recovery));
+            let _ = writeln!(
+                s,
+                "| {} | {} | {} |",
+                c.channels,
+                c.adversary.as_str(),
+                ci(&c.recovery)
+            );
         }
     }
     s
 }
 
+/// A rate as a percentage: `0.05` is `5 %`.
+fn pct(rate: f64) -> String {
+    let t = format!("{:.2}", rate * 100.0);
+    let t = t.trim_end_matches('0').trim_end_matches('.');
+    format!("{t} %")
+}
+
+/// The label-noise sweep: the paper's Table 10.
+fn noise_markdown(s: &mut String, r: &EvalReport, n: &NoiseSweep) {
+    let base = r.baseline.as_str();
+    let _ = writeln!(
+        s,
+        "\n## Label noise ({} view; Table 10)\n",
+        n.observer.as_str()
+    );
+    let _ = writeln!(
+        s,
+        "False-negative label noise: before each decision the runtime's label hook downgrades every sensitive or intent-revealing argument field, and every sensitive destination, to `public` with probability p (noise seed {}). A candidate draws the same noise under every policy and wherever it is decided, and a label flipped at one rate is flipped at every higher one. Recovery [95 % CI]; the last columns pair each policy at {} noise with itself without noise and with `{base}` under the same noise.\n",
+        n.seed,
+        n.rates.last().map_or_else(String::new, |x| pct(*x)),
+    );
+    let _ = writeln!(
+        s,
+        "| rate | labels eligible at issue (`{base}`) | flipped | share |"
+    );
+    let _ = writeln!(s, "|---:|---:|---:|---:|");
+    for rate in &n.rates {
+        if let Some(row) = n.row(*rate, base) {
+            let _ = writeln!(
+                s,
+                "| {} | {} | {} | {:.3} |",
+                pct(*rate),
+                row.labels.eligible,
+                row.labels.flipped,
+                row.labels.share()
+            );
+        }
+    }
+    let rates: Vec<String> = n.rates.iter().map(|x| pct(*x)).collect();
+    let last = n.rates.last().copied();
+    let _ = writeln!(s);
+    let _ = writeln!(
+        s,
+        "| policy | adversary | clean | {} | Δ vs clean | Δ vs noisy {base} | sign p |",
+        rates.join(" | ")
+    );
+    let _ = writeln!(
+        s,
+        "|---|---|---:|{}---:|---:|---:|",
+        "---:|".repeat(n.rates.len())
+    );
+    let mut advs: Vec<Adversary> = n.clean.iter().map(|x| x.adversary).collect();
+    advs.sort();
+    advs.dedup();
+    for pr in &r.policies {
+        for a in &advs {
+            let Some(clean) = n.clean(&pr.policy, *a) else {
+                continue;
+            };
+            let cells: Vec<String> = n
+                .rates
+                .iter()
+                .map(|x| {
+                    n.recovery(*x, &pr.policy, *a)
+                        .map_or_else(|| "–".to_owned(), |y| ci(&y.recovery))
+                })
+                .collect();
+            let top = last.and_then(|x| n.recovery(x, &pr.policy, *a));
+            let vs_clean = top.map_or_else(|| "–".to_owned(), |y| signed_ci(&y.vs_clean.delta));
+            let (vs_base, pv) = top.and_then(|y| y.vs_baseline.as_ref()).map_or_else(
+                || ("(reference)".to_owned(), "–".to_owned()),
+                |x| (signed_ci(&x.delta), p(x.p)),
+            );
+            let _ = writeln!(
+                s,
+                "| {} | {} | {} | {} | {} | {} | {} |",
+                pr.policy,
+                a.as_str(),
+                ci(&clean.recovery),
+                cells.join(" | "),
+                vs_clean,
+                vs_base,
+                pv
+            );
+        }
+    }
+    // Which policies stay below the noisy baseline at every rate and adversary.
+    let (mut below, mut not_below) = (Vec::new(), Vec::new());
+    for pr in r.policies.iter().filter(|x| x.policy != base) {
+        let mut any = false;
+        let mut all = true;
+        for rate in &n.rates {
+            for a in &advs {
+                if let (Some(x), Some(b)) = (
+                    n.recovery(*rate, &pr.policy, *a),
+                    n.recovery(*rate, base, *a),
+                ) {
+                    any = true;
+                    all &= x.recovery.mean < b.recovery.mean;
+                }
+            }
+        }
+        if any {
+            if all {
+                below.push(format!("`{}`", pr.policy))
+            } else {
+                not_below.push(format!("`{}`", pr.policy))
+            }
+        }
+    }
+    let list = |v: &[String]| {
+        if v.is_empty() {
+            "none".to_owned()
+        } else {
+            v.join(", ")
+        }
+    };
+    let _ = writeln!(
+        s,
+        "\nRecovery stays below noisy `{base}` at every rate and for every adversary: {}. Not at every rate and adversary: {}.",
+        list(&below),
+        list(&not_below)
+    );
+}
+
 fn esc(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
 }
 
 const COLORS: [&str; 3] = ["#1b9e77", "#d95f02", "#7570b3"];
@@ -162,22 +364,36 @@ const COLORS: [&str; 3] = ["#1b9e77", "#d95f02", "#7570b3"];
 #[must_use]
 pub fn figure2_svg(r: &EvalReport, observer: Observer) -> String {
     let advs: Vec<Adversary> = {
-        let mut v: Vec<Adversary> = r.recovery.iter().filter(|x| x.observer == observer).map(|x| x.adversary).collect();
+        let mut v: Vec<Adversary> = r
+            .recovery
+            .iter()
+            .filter(|x| x.observer == observer)
+            .map(|x| x.adversary)
+            .collect();
         v.sort();
         v.dedup();
         v
     };
-    let policies: Vec<&str> = r.policies.iter().map(|p| p.policy.as_str()).filter(|p| *p != r.baseline).collect();
+    let policies: Vec<&str> = r
+        .policies
+        .iter()
+        .map(|p| p.policy.as_str())
+        .filter(|p| *p != r.baseline)
+        .collect();
     let rows: Vec<(usize, usize, Estimate)> = policies
         .iter()
         .enumerate()
         .flat_map(|(pi, pol)| {
             advs.iter().enumerate().filter_map(move |(ai, a)| {
-                r.row(pol, observer, *a).and_then(|x| x.vs_baseline.map(|v| (pi, ai, v.delta)))
+                r.row(pol, observer, *a)
+                    .and_then(|x| x.vs_baseline.map(|v| (pi, ai, v.delta)))
             })
         })
         .collect();
-    let extent = rows.iter().map(|(_, _, e)| e.lo.abs().max(e.hi.abs())).fold(0.1f64, f64::max);
+    let extent = rows
+        .iter()
+        .map(|(_, _, e)| e.lo.abs().max(e.hi.abs()))
+        .fold(0.1f64, f64::max);
     let m = (extent * 10.0).ceil() / 10.0;
     let (left, right, top, row_h) = (150.0, 30.0, 70.0, 30.0);
     let width = 720.0;
@@ -185,7 +401,10 @@ pub fn figure2_svg(r: &EvalReport, observer: Observer) -> String {
     let height = top + row_h * policies.len() as f64 + 50.0;
     let x = |v: f64| left + (v + m) / (2.0 * m) * plot_w;
     let mut s = String::new();
-    let _ = writeln!(s, r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="12">"#);
+    let _ = writeln!(
+        s,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="12">"#
+    );
     let _ = writeln!(s, r#"<rect width="100%" height="100%" fill="white"/>"#);
     let _ = writeln!(
         s,
@@ -197,21 +416,53 @@ pub fn figure2_svg(r: &EvalReport, observer: Observer) -> String {
     for (ai, a) in advs.iter().enumerate() {
         let lx = left + ai as f64 * 140.0;
         let c = COLORS.get(ai % COLORS.len()).copied().unwrap_or("black");
-        let _ = writeln!(s, r#"<circle cx="{lx}" cy="40" r="4" fill="{c}"/><text x="{}" y="44">{}</text>"#, lx + 8.0, a.as_str());
+        let _ = writeln!(
+            s,
+            r#"<circle cx="{lx}" cy="40" r="4" fill="{c}"/><text x="{}" y="44">{}</text>"#,
+            lx + 8.0,
+            a.as_str()
+        );
     }
     let bottom = top + row_h * policies.len() as f64;
-    let _ = writeln!(s, r##"<line x1="{0}" y1="{1}" x2="{0}" y2="{bottom}" stroke="#888" stroke-dasharray="4 3"/>"##, x(0.0), top - 10.0);
-    let _ = writeln!(s, r##"<line x1="{left}" y1="{bottom}" x2="{}" y2="{bottom}" stroke="#000"/>"##, left + plot_w);
+    let _ = writeln!(
+        s,
+        r##"<line x1="{0}" y1="{1}" x2="{0}" y2="{bottom}" stroke="#888" stroke-dasharray="4 3"/>"##,
+        x(0.0),
+        top - 10.0
+    );
+    let _ = writeln!(
+        s,
+        r##"<line x1="{left}" y1="{bottom}" x2="{}" y2="{bottom}" stroke="#000"/>"##,
+        left + plot_w
+    );
     let steps = (m / 0.1).round() as i64;
     let stride = if steps > 5 { 2 } else { 1 };
     for k in (-steps..=steps).step_by(stride) {
         let v = k as f64 * 0.1;
-        let _ = writeln!(s, r##"<line x1="{0}" y1="{bottom}" x2="{0}" y2="{1}" stroke="#000"/><text x="{0}" y="{2}" text-anchor="middle">{v:+.1}</text>"##, x(v), bottom + 4.0, bottom + 18.0);
+        let _ = writeln!(
+            s,
+            r##"<line x1="{0}" y1="{bottom}" x2="{0}" y2="{1}" stroke="#000"/><text x="{0}" y="{2}" text-anchor="middle">{v:+.1}</text>"##,
+            x(v),
+            bottom + 4.0,
+            bottom + 18.0
+        );
     }
-    let _ = writeln!(s, r#"<text x="{}" y="{}" text-anchor="middle">recovery − {} recovery</text>"#, left + plot_w / 2.0, bottom + 38.0, esc(&r.baseline));
+    let _ = writeln!(
+        s,
+        r#"<text x="{}" y="{}" text-anchor="middle">recovery − {} recovery</text>"#,
+        left + plot_w / 2.0,
+        bottom + 38.0,
+        esc(&r.baseline)
+    );
     for (pi, pol) in policies.iter().enumerate() {
         let y = top + row_h * pi as f64 + row_h / 2.0;
-        let _ = writeln!(s, r#"<text x="{}" y="{}" text-anchor="end">{}</text>"#, left - 10.0, y + 4.0, esc(pol));
+        let _ = writeln!(
+            s,
+            r#"<text x="{}" y="{}" text-anchor="end">{}</text>"#,
+            left - 10.0,
+            y + 4.0,
+            esc(pol)
+        );
     }
     let n = advs.len().max(1) as f64;
     for (pi, ai, e) in &rows {

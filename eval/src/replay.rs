@@ -23,25 +23,32 @@
 //! no special mode. [`ReplayMode::CommittedOnly`] also offers it as a
 //! replay mode for any contract: S is then C itself.
 //!
-//! **Label noise** needs the monitor to decide on labels the caller
-//! perturbed between labeling and decision. The runtime does not expose
-//! such a hook yet, so [`ReplayOptions::noise`] is refused with
-//! [`ReplayError::NoiseUnsupported`] rather than approximated. The
-//! perturbation itself is ready ([`LabelNoise::downgrade`]); what it needs
-//! from the monitor is a label hook, for example
-//! `Monitor::set_label_hook(Box<dyn FnMut(&ProposedEvent, &mut Labels) + Send>)`,
-//! called in the decision path right after labeling (at issue and on
-//! promotion) and before the point is built.
+//! **Label noise** ([`ReplayOptions::noise`], the paper's Table 10) goes
+//! through the monitor's label hook (`Monitor::set_label_hook`): every
+//! decision, at issue and on promotion, in S and in C, first has its labels
+//! perturbed by [`LabelNoise::downgrade`], keyed by the task and the
+//! candidate id, so a candidate draws the same noise wherever it is decided
+//! and under every policy. The replay tells the hook which candidate each
+//! decision belongs to: the one being issued, or on promotion the branch's
+//! candidates the monitor re-decides (deferred ones, and shadowed ones whose
+//! substitute re-issues) in issue order, the order the monitor re-decides
+//! them in. A decision the hook cannot attribute is an error
+//! ([`ReplayError::NoiseLost`]), never a silent misattribution. The labels
+//! recorded for what was sent stay the labeler's own: a replay measures
+//! what leaked on the true labels.
 
-use std::collections::HashMap;
-use std::sync::Arc;
+use std::collections::{HashMap, VecDeque};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use serde_json::{json, Value};
-use stpc_runtime::table::{Action, MISSING};
-use stpc_runtime::{Engine, MemorySink, Monitor, Outcome, Promoted, ProposedEvent, Table};
+use stpc_runtime::table::{Action, Lattice, OnPromote, MISSING};
+use stpc_runtime::{Engine, Labels, MemorySink, Monitor, Outcome, Promoted, ProposedEvent, Table};
 
 use crate::frontier::Task;
-use crate::trace::{latency_ms, Act, AuditEntry, Dispatch, LogEntry, Run, Sent, TaskTrace, TraceEvent, LOCAL_MS};
+use crate::trace::{
+    latency_ms, Act, AuditEntry, Dispatch, LogEntry, NoiseStats, Run, Sent, TaskTrace, TraceEvent,
+    LOCAL_MS,
+};
 
 /// A contract ready to replay: a name and a compiled engine, shareable
 /// across threads.
@@ -53,7 +60,9 @@ pub struct Contract {
 
 impl std::fmt::Debug for Contract {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Contract").field("name", &self.name).finish_non_exhaustive()
+        f.debug_struct("Contract")
+            .field("name", &self.name)
+            .finish_non_exhaustive()
     }
 }
 
@@ -65,8 +74,14 @@ impl Contract {
     /// The runtime refuses the table.
     pub fn new(name: impl Into<String>, table: Table) -> Result<Contract, ReplayError> {
         let name = name.into();
-        let engine = Engine::new(Arc::new(table)).map_err(|e| ReplayError::Table { contract: name.clone(), message: e.to_string() })?;
-        Ok(Contract { name, engine: Arc::new(engine) })
+        let engine = Engine::new(Arc::new(table)).map_err(|e| ReplayError::Table {
+            contract: name.clone(),
+            message: e.to_string(),
+        })?;
+        Ok(Contract {
+            name,
+            engine: Arc::new(engine),
+        })
     }
 
     /// The policy name.
@@ -126,11 +141,23 @@ impl LabelNoise {
     /// returns how many labels flipped. The draw for a field depends only on
     /// the seed, the task, the candidate and the field, never on the policy,
     /// so every policy of a paired comparison sees the same noisy labels.
-    pub fn downgrade(&self, task: &str, candidate: &str, fields: &mut [(String, String)], destination: &mut String) -> usize {
+    pub fn downgrade(
+        &self,
+        task: &str,
+        candidate: &str,
+        fields: &mut [(String, String)],
+        destination: &mut String,
+    ) -> usize {
         let mut flipped = 0;
         let draw = |what: &str| {
             let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-            for b in task.bytes().chain([0]).chain(candidate.bytes()).chain([0]).chain(what.bytes()) {
+            for b in task
+                .bytes()
+                .chain([0])
+                .chain(candidate.bytes())
+                .chain([0])
+                .chain(what.bytes())
+            {
                 h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
             }
             crate::stats::Rng::stream(self.seed, h).chance(self.rate)
@@ -147,6 +174,31 @@ impl LabelNoise {
         }
         flipped
     }
+
+    /// Whether the rate is a probability.
+    ///
+    /// # Errors
+    ///
+    /// [`ReplayError::NoiseRate`] for a rate outside `[0, 1]` or not a number.
+    pub fn check(&self) -> Result<(), ReplayError> {
+        if (0.0..=1.0).contains(&self.rate) {
+            Ok(())
+        } else {
+            Err(ReplayError::NoiseRate {
+                rate: self.rate.to_string(),
+            })
+        }
+    }
+
+    /// How many labels of an event [`LabelNoise::downgrade`] may flip.
+    #[must_use]
+    pub fn eligible(fields: &[(String, String)], destination: &str) -> usize {
+        fields
+            .iter()
+            .filter(|(_, l)| Self::ARG_LABELS.contains(&l.as_str()))
+            .count()
+            + usize::from(Self::DEST_LABELS.contains(&destination))
+    }
 }
 
 /// Replay options.
@@ -154,7 +206,8 @@ impl LabelNoise {
 pub struct ReplayOptions {
     /// Replay mode.
     pub mode: ReplayMode,
-    /// Label noise (needs a runtime hook; see the module docs).
+    /// Label noise, applied through the monitor's label hook (see the
+    /// module docs).
     pub noise: Option<LabelNoise>,
 }
 
@@ -177,9 +230,33 @@ pub enum ReplayError {
         /// The runtime's error.
         message: String,
     },
-    /// Label noise needs a runtime hook that does not exist yet.
-    #[error("label noise needs the runtime to decide on caller-perturbed labels (a label hook on the monitor); this runtime has none")]
-    NoiseUnsupported,
+    /// A label-noise rate that is not a probability.
+    #[error("label-noise rate {rate} is not a probability in [0, 1]")]
+    NoiseRate {
+        /// The rate, as given.
+        rate: String,
+    },
+    /// A lattice without the label noise downgrades to.
+    #[error(
+        "contract `{contract}`: label noise downgrades to `{}`, which the {lattice} lattice lacks",
+        LabelNoise::TO
+    )]
+    NoiseTarget {
+        /// Policy name.
+        contract: String,
+        /// `argument` or `destination`.
+        lattice: &'static str,
+    },
+    /// A noisy decision could not be attributed to its candidate.
+    #[error("task `{task}`: label noise could not attribute a decision to its candidate (expected {expected:?}, decided {decided:?})")]
+    NoiseLost {
+        /// Task id.
+        task: String,
+        /// Candidate ids the replay expected to be decided.
+        expected: Vec<String>,
+        /// Candidate ids the label hook saw decided.
+        decided: Vec<String>,
+    },
 }
 
 fn act(a: Action) -> Act {
@@ -192,6 +269,69 @@ fn act(a: Action) -> Act {
     }
 }
 
+/// What the label hook shares with its replay: which candidates the next
+/// decisions belong to, which ones it saw, and what it flipped.
+#[derive(Debug)]
+struct NoiseCursor {
+    noise: LabelNoise,
+    task: String,
+    /// Candidate ids of the decisions to come, in order.
+    queue: VecDeque<String>,
+    /// Candidate ids decided since the last [`Recorder::expect`].
+    decided: Vec<String>,
+    /// Count the labels of these decisions (issue time in S).
+    count: bool,
+    stats: NoiseStats,
+}
+
+impl NoiseCursor {
+    /// Perturb one decision's labels.
+    fn apply(
+        &mut self,
+        args: &Lattice,
+        destination: &Lattice,
+        to: (u32, u32),
+        labels: &mut Labels,
+    ) {
+        let Some(candidate) = self.queue.pop_front() else {
+            // Unattributed: leave the labels; the replay reports the mismatch.
+            self.decided.push(String::new());
+            return;
+        };
+        let name = |lat: &Lattice, l: u32| lat.label_name(l).unwrap_or(MISSING).to_owned();
+        let mut fields: Vec<(String, String)> = labels
+            .fields
+            .iter()
+            .map(|(f, l)| (f.clone(), name(args, *l)))
+            .collect();
+        let mut dest = labels
+            .destination
+            .map_or_else(|| MISSING.to_owned(), |l| name(destination, l));
+        let eligible = LabelNoise::eligible(&fields, &dest);
+        let flipped = self
+            .noise
+            .downgrade(&self.task, &candidate, &mut fields, &mut dest);
+        if flipped > 0 {
+            for ((_, id), (_, l)) in labels.fields.iter_mut().zip(&fields) {
+                if l == LabelNoise::TO {
+                    *id = to.0;
+                }
+            }
+            if dest == LabelNoise::TO {
+                labels.destination = Some(to.1);
+            }
+        }
+        if self.count {
+            self.stats = self.stats + NoiseStats { eligible, flipped };
+        }
+        self.decided.push(candidate);
+    }
+}
+
+fn lock(cursor: &Mutex<NoiseCursor>) -> MutexGuard<'_, NoiseCursor> {
+    cursor.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
 /// One run over one monitor: collects sends, log entries and audit records.
 struct Recorder<'a> {
     engine: &'a Engine,
@@ -199,18 +339,122 @@ struct Recorder<'a> {
     sink: MemorySink,
     seq: HashMap<u64, usize>,
     run: Run,
+    task: String,
+    noise: Option<Arc<Mutex<NoiseCursor>>>,
 }
 
 impl<'a> Recorder<'a> {
-    fn new(engine: &'a Arc<Engine>, task: &str, suffix: &str) -> Result<Recorder<'a>, ReplayError> {
+    fn new(
+        contract: &'a Contract,
+        task: &str,
+        suffix: &str,
+        noise: Option<LabelNoise>,
+    ) -> Result<Recorder<'a>, ReplayError> {
+        let engine = &contract.engine;
         let sink = MemorySink::new();
         let mut monitor = Monitor::with_engine(Arc::clone(engine), Box::new(sink.handle()));
         for s in &engine.table().substitutes {
             let name = s.name.clone();
-            monitor.register_substitute(s.name.clone(), Box::new(move |_| json!({ "substitute": name })));
+            monitor.register_substitute(
+                s.name.clone(),
+                Box::new(move |_| json!({ "substitute": name })),
+            );
         }
-        monitor.begin_task(format!("{task}{suffix}")).map_err(|e| merr(task, &e))?;
-        Ok(Recorder { engine: engine.as_ref(), monitor, sink, seq: HashMap::new(), run: Run::default() })
+        let noise = match noise {
+            Some(n) => {
+                let cursor = Arc::new(Mutex::new(NoiseCursor {
+                    noise: n,
+                    task: task.to_owned(),
+                    queue: VecDeque::new(),
+                    decided: Vec::new(),
+                    count: false,
+                    stats: NoiseStats::default(),
+                }));
+                let lattices = &engine.table().lattices;
+                let (args, destination) = (lattices.args.clone(), lattices.destination.clone());
+                let target = |lat: &Lattice, which: &'static str| {
+                    lat.label_id(LabelNoise::TO)
+                        .ok_or_else(|| ReplayError::NoiseTarget {
+                            contract: contract.name.clone(),
+                            lattice: which,
+                        })
+                };
+                let to = (
+                    target(&args, "argument")?,
+                    target(&destination, "destination")?,
+                );
+                let shared = Arc::clone(&cursor);
+                monitor.set_label_hook(Box::new(move |_, labels| {
+                    lock(&shared).apply(&args, &destination, to, labels)
+                }));
+                Some(cursor)
+            }
+            None => None,
+        };
+        monitor
+            .begin_task(format!("{task}{suffix}"))
+            .map_err(|e| merr(task, &e))?;
+        Ok(Recorder {
+            engine: engine.as_ref(),
+            monitor,
+            sink,
+            seq: HashMap::new(),
+            run: Run::default(),
+            task: task.to_owned(),
+            noise,
+        })
+    }
+
+    /// The next decisions belong to these candidates, in order; count their
+    /// labels when `count`.
+    fn expect(&self, candidates: Vec<String>, count: bool) {
+        if let Some(c) = &self.noise {
+            let mut c = lock(c);
+            c.queue = candidates.into();
+            c.decided.clear();
+            c.count = count;
+        }
+    }
+
+    /// The decisions since [`Recorder::expect`] were exactly `expected`.
+    fn check(&self, expected: &[String]) -> Result<(), ReplayError> {
+        let Some(c) = &self.noise else { return Ok(()) };
+        let c = lock(c);
+        if c.decided == expected && c.queue.is_empty() {
+            Ok(())
+        } else {
+            Err(ReplayError::NoiseLost {
+                task: self.task.clone(),
+                expected: expected.to_vec(),
+                decided: c.decided.clone(),
+            })
+        }
+    }
+
+    /// Issue and decide one candidate (the noise attributed to `id`).
+    fn submit(
+        &mut self,
+        ev: ProposedEvent,
+        index: usize,
+        id: &str,
+        count: bool,
+    ) -> Result<stpc_runtime::Decided, ReplayError> {
+        let issued = self.monitor.issue(ev).map_err(|e| merr(&self.task, &e))?;
+        self.seq.insert(issued.seq(), index);
+        let expected = [id.to_owned()];
+        self.expect(expected.to_vec(), count);
+        let d = self
+            .monitor
+            .decide(issued)
+            .map_err(|e| merr(&self.task, &e))?;
+        self.check(&expected)?;
+        Ok(d)
+    }
+
+    fn noise_stats(&self) -> NoiseStats {
+        self.noise
+            .as_ref()
+            .map_or_else(NoiseStats::default, |c| lock(c).stats)
     }
 
     fn labels(&self, args: &Value, destination: &str) -> (Vec<(String, String)>, String) {
@@ -218,15 +462,35 @@ impl<'a> Recorder<'a> {
         let (fields, _) = self.engine.labeler().label_args(args);
         let named = fields
             .into_iter()
-            .map(|(f, l)| (f, t.lattices.args.label_name(l).unwrap_or(MISSING).to_owned()))
+            .map(|(f, l)| {
+                (
+                    f,
+                    t.lattices.args.label_name(l).unwrap_or(MISSING).to_owned(),
+                )
+            })
             .collect();
         let d = self.engine.decider().destination_id(destination);
         let dl = self.engine.labeler().label_destination(d, destination);
-        (named, t.lattices.destination.label_name(dl).unwrap_or(MISSING).to_owned())
+        (
+            named,
+            t.lattices
+                .destination
+                .label_name(dl)
+                .unwrap_or(MISSING)
+                .to_owned(),
+        )
     }
 
     /// Handle an outcome; returns the dispatch kind (before promotion).
-    fn outcome(&mut self, index: usize, tool: &str, outcome: Outcome, action: Act, t_ms: u64, task: &str) -> Result<Option<bool>, ReplayError> {
+    fn outcome(
+        &mut self,
+        index: usize,
+        tool: &str,
+        outcome: Outcome,
+        action: Act,
+        t_ms: u64,
+        task: &str,
+    ) -> Result<Option<bool>, ReplayError> {
         match outcome {
             Outcome::Dispatch(ticket) => {
                 let d = ticket.dispatch();
@@ -234,8 +498,23 @@ impl<'a> Recorder<'a> {
                 let args = call.args().clone();
                 let destination = call.destination().to_owned();
                 let (labels, dest_label) = self.labels(&args, &destination);
-                self.run.log.push(LogEntry { index, tool: tool.to_owned(), args: Some(args.clone()), tag: action, t_ms, duration_ms: latency_ms(tool) });
-                self.run.sent.push(Sent { index, tool: tool.to_owned(), destination, dest_label, args, labels, t_ms });
+                self.run.log.push(LogEntry {
+                    index,
+                    tool: tool.to_owned(),
+                    args: Some(args.clone()),
+                    tag: action,
+                    t_ms,
+                    duration_ms: latency_ms(tool),
+                });
+                self.run.sent.push(Sent {
+                    index,
+                    tool: tool.to_owned(),
+                    destination,
+                    dest_label,
+                    args,
+                    labels,
+                    t_ms,
+                });
                 self.monitor.complete(d).map_err(|e| merr(task, &e))?;
                 Ok(Some(action == Act::Rewrite))
             }
@@ -245,7 +524,14 @@ impl<'a> Recorder<'a> {
 
     fn log_local(&mut self, index: usize, tool: &str, args: Option<Value>, tag: Act, t_ms: u64) {
         let duration_ms = if tag == Act::Shadow { LOCAL_MS } else { 0 };
-        self.run.log.push(LogEntry { index, tool: tool.to_owned(), args, tag, t_ms, duration_ms });
+        self.run.log.push(LogEntry {
+            index,
+            tool: tool.to_owned(),
+            args,
+            tag,
+            t_ms,
+            duration_ms,
+        });
     }
 
     fn finish(mut self, task: &str) -> Result<Run, ReplayError> {
@@ -266,28 +552,41 @@ impl<'a> Recorder<'a> {
 }
 
 fn merr(task: &str, e: &dyn std::fmt::Display) -> ReplayError {
-    ReplayError::Monitor { task: task.to_owned(), message: e.to_string() }
+    ReplayError::Monitor {
+        task: task.to_owned(),
+        message: e.to_string(),
+    }
 }
 
 /// Replay one task through a contract.
 ///
 /// # Errors
 ///
-/// A monitor error, or label noise requested (unsupported).
-pub fn replay_task(contract: &Contract, task: &Task, opts: &ReplayOptions) -> Result<TaskTrace, ReplayError> {
-    if opts.noise.is_some() {
-        return Err(ReplayError::NoiseUnsupported);
+/// A monitor error; with label noise, a rate that is not a probability, a
+/// lattice without `public`, or a decision the noise cannot attribute.
+pub fn replay_task(
+    contract: &Contract,
+    task: &Task,
+    opts: &ReplayOptions,
+) -> Result<TaskTrace, ReplayError> {
+    if let Some(n) = &opts.noise {
+        n.check()?;
     }
     let branches = task.committed_branches();
     let commit_ms = task.commit_ms();
-    let committed = run_committed(contract, task, &branches, commit_ms)?;
+    let only = opts.mode == ReplayMode::CommittedOnly;
+    let (committed, committed_noise) =
+        run_committed(contract, task, &branches, commit_ms, opts.noise, only)?;
     let mut events = Vec::with_capacity(task.candidates.len());
-    let issued = if opts.mode == ReplayMode::CommittedOnly {
+    let mut noise = committed_noise;
+    let issued = if only {
         for (i, c) in task.candidates.iter().enumerate() {
             let in_plan = task.in_plan(i, &branches);
             let sent = committed.sent.iter().find(|s| s.index == i);
             let dispatch = match sent {
-                Some(_) if !c.is_committed_mode() => Dispatch::DeferredThenPromoted { rewritten: false },
+                Some(_) if !c.is_committed_mode() => {
+                    Dispatch::DeferredThenPromoted { rewritten: false }
+                }
                 Some(_) => Dispatch::Original,
                 None => Dispatch::Withheld,
             };
@@ -308,7 +607,16 @@ pub fn replay_task(contract: &Contract, task: &Task, opts: &ReplayOptions) -> Re
         }
         committed.clone()
     } else {
-        run_issued(contract, task, &branches, commit_ms, &mut events)?
+        let (run, stats) = run_issued(
+            contract,
+            task,
+            &branches,
+            commit_ms,
+            opts.noise,
+            &mut events,
+        )?;
+        noise = stats;
+        run
     };
     Ok(TaskTrace {
         task: task.task.clone(),
@@ -319,12 +627,31 @@ pub fn replay_task(contract: &Contract, task: &Task, opts: &ReplayOptions) -> Re
         issued,
         committed,
         scrub_after_commit: contract.scrubs_after_commit(),
+        noise,
     })
 }
 
-fn run_issued(contract: &Contract, task: &Task, branches: &[String], commit_ms: u64, events: &mut Vec<TraceEvent>) -> Result<Run, ReplayError> {
+/// Whether a shadowed event is re-decided when its branch is promoted.
+fn reissues(table: &Table, substitute: &str) -> bool {
+    table
+        .substitutes
+        .iter()
+        .find(|s| s.name == substitute)
+        .is_some_and(|s| s.on_promote == OnPromote::Reissue)
+}
+
+fn run_issued(
+    contract: &Contract,
+    task: &Task,
+    branches: &[String],
+    commit_ms: u64,
+    noise: Option<LabelNoise>,
+    events: &mut Vec<TraceEvent>,
+) -> Result<(Run, NoiseStats), ReplayError> {
     let id = task.task.as_str();
-    let mut rec = Recorder::new(&contract.engine, id, "")?;
+    let mut rec = Recorder::new(contract, id, "", noise)?;
+    // Candidates the monitor will re-decide on promotion, in issue order.
+    let mut pending: Vec<usize> = Vec::new();
     for (i, c) in task.candidates.iter().enumerate() {
         let t_ms = task.issue_ms(i);
         let ev = ProposedEvent {
@@ -335,12 +662,19 @@ fn run_issued(contract: &Contract, task: &Task, branches: &[String], commit_ms: 
             branch: c.branch.clone(),
             args: c.args.clone(),
         };
-        let issued = rec.monitor.issue(ev).map_err(|e| merr(id, &e))?;
-        rec.seq.insert(issued.seq(), i);
-        let d = rec.monitor.decide(issued).map_err(|e| merr(id, &e))?;
+        let d = rec.submit(ev, i, &c.id, true)?;
         let action = act(d.action());
         let rule = d.rule_name().to_owned();
-        let dispatch = match rec.outcome(i, &c.tool, d.into_outcome(), action, t_ms, id)? {
+        let outcome = d.into_outcome();
+        let redecided = match &outcome {
+            Outcome::Deferred(_) => true,
+            Outcome::Shadowed(s) => reissues(contract.table(), s.substitute()),
+            Outcome::Dispatch(_) | Outcome::Blocked(_) => false,
+        };
+        if redecided {
+            pending.push(i);
+        }
+        let dispatch = match rec.outcome(i, &c.tool, outcome, action, t_ms, id)? {
             Some(true) => Dispatch::Rewritten,
             Some(false) => Dispatch::Original,
             None => match action {
@@ -374,15 +708,33 @@ fn run_issued(contract: &Contract, task: &Task, branches: &[String], commit_ms: 
         });
     }
     for b in branches {
+        let expected: Vec<String> = pending
+            .iter()
+            .filter_map(|i| task.candidates.get(*i))
+            .filter(|c| c.branch == *b)
+            .map(|c| c.id.clone())
+            .collect();
+        rec.expect(expected.clone(), false);
         let promoted = rec.monitor.promote(b).map_err(|e| merr(id, &e))?;
+        rec.check(&expected)?;
         for p in promoted {
             let Promoted::Decided(d) = p else { continue };
-            let Some(i) = rec.seq.get(&d.seq()).copied() else { continue };
-            let tool = task.candidates.get(i).map(|c| c.tool.clone()).unwrap_or_default();
+            let Some(i) = rec.seq.get(&d.seq()).copied() else {
+                continue;
+            };
+            let tool = task
+                .candidates
+                .get(i)
+                .map(|c| c.tool.clone())
+                .unwrap_or_default();
             let action = act(d.action());
             let sent = rec.outcome(i, &tool, d.into_outcome(), action, commit_ms, id)?;
             if sent.is_none() {
-                let args = if action == Act::Shadow { task.candidates.get(i).map(|c| c.args.clone()) } else { None };
+                let args = if action == Act::Shadow {
+                    task.candidates.get(i).map(|c| c.args.clone())
+                } else {
+                    None
+                };
                 rec.log_local(i, &tool, args, action, commit_ms);
             }
             if let Some(e) = events.get_mut(i) {
@@ -407,32 +759,55 @@ fn run_issued(contract: &Contract, task: &Task, branches: &[String], commit_ms: 
     for b in abandoned {
         rec.monitor.abandon(b).map_err(|e| merr(id, &e))?;
     }
-    rec.finish(id)
+    let stats = rec.noise_stats();
+    Ok((rec.finish(id)?, stats))
 }
 
-fn run_committed(contract: &Contract, task: &Task, branches: &[String], commit_ms: u64) -> Result<Run, ReplayError> {
+/// C; `count` the noise when C is also S (a committed-only replay).
+fn run_committed(
+    contract: &Contract,
+    task: &Task,
+    branches: &[String],
+    commit_ms: u64,
+    noise: Option<LabelNoise>,
+    count: bool,
+) -> Result<(Run, NoiseStats), ReplayError> {
     let id = task.task.as_str();
-    let mut rec = Recorder::new(&contract.engine, id, "#committed")?;
+    let mut rec = Recorder::new(contract, id, "#committed", noise)?;
     let mut plan: Vec<(u64, usize)> = task
         .candidates
         .iter()
         .enumerate()
         .filter(|(i, _)| task.in_plan(*i, branches))
-        .map(|(i, c)| (if c.is_committed_mode() { task.issue_ms(i) } else { commit_ms }, i))
+        .map(|(i, c)| {
+            (
+                if c.is_committed_mode() {
+                    task.issue_ms(i)
+                } else {
+                    commit_ms
+                },
+                i,
+            )
+        })
         .collect();
     plan.sort_by_key(|(t, _)| *t);
     for (t_ms, i) in plan {
-        let Some(c) = task.candidates.get(i) else { continue };
-        let mut ev = ProposedEvent::committed(c.tool.clone(), c.destination.clone(), c.args.clone());
+        let Some(c) = task.candidates.get(i) else {
+            continue;
+        };
+        let mut ev =
+            ProposedEvent::committed(c.tool.clone(), c.destination.clone(), c.args.clone());
         ev.branch.clone_from(&c.branch);
-        let issued = rec.monitor.issue(ev).map_err(|e| merr(id, &e))?;
-        rec.seq.insert(issued.seq(), i);
-        let d = rec.monitor.decide(issued).map_err(|e| merr(id, &e))?;
+        let d = rec.submit(ev, i, &c.id, count)?;
         let action = act(d.action());
-        if rec.outcome(i, &c.tool, d.into_outcome(), action, t_ms, id)?.is_none() {
+        if rec
+            .outcome(i, &c.tool, d.into_outcome(), action, t_ms, id)?
+            .is_none()
+        {
             let args = (action == Act::Shadow).then(|| c.args.clone());
             rec.log_local(i, &c.tool, args, action, t_ms);
         }
     }
-    rec.finish(id)
+    let stats = rec.noise_stats();
+    Ok((rec.finish(id)?, stats))
 }

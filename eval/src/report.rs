@@ -110,8 +110,13 @@ pub struct ReplayReport {
 #[must_use]
 pub fn progress(len: usize, message: &str, enabled: bool) -> indicatif::ProgressBar {
     if enabled && std::io::stderr().is_terminal() {
-        let pb = indicatif::ProgressBar::with_draw_target(Some(len as u64), indicatif::ProgressDrawTarget::stderr());
-        if let Ok(style) = indicatif::ProgressStyle::with_template("{msg:>14} [{bar:30}] {pos}/{len} {elapsed}") {
+        let pb = indicatif::ProgressBar::with_draw_target(
+            Some(len as u64),
+            indicatif::ProgressDrawTarget::stderr(),
+        );
+        if let Ok(style) =
+            indicatif::ProgressStyle::with_template("{msg:>14} [{bar:30}] {pos}/{len} {elapsed}")
+        {
             pb.set_style(style.progress_chars("=> "));
         }
         pb.set_message(message.to_owned());
@@ -126,7 +131,12 @@ pub fn progress(len: usize, message: &str, enabled: bool) -> indicatif::Progress
 /// # Errors
 ///
 /// The first task (in task order) whose replay failed.
-pub fn replay_traces(contract: &Contract, frontier: &Frontier, opts: &ReplayOptions, show_progress: bool) -> Result<Vec<TaskTrace>, ReplayError> {
+pub fn replay_traces(
+    contract: &Contract,
+    frontier: &Frontier,
+    opts: &ReplayOptions,
+    show_progress: bool,
+) -> Result<Vec<TaskTrace>, ReplayError> {
     let pb = progress(frontier.tasks.len(), contract.name(), show_progress);
     let out: Result<Vec<TaskTrace>, ReplayError> = frontier
         .tasks
@@ -143,13 +153,21 @@ pub fn replay_traces(contract: &Contract, frontier: &Frontier, opts: &ReplayOpti
 
 /// Summarize replayed traces.
 #[must_use]
-pub fn summarize(policy: &str, contract: &str, traces: &[TaskTrace], per_task: bool) -> ReplayReport {
+pub fn summarize(
+    policy: &str,
+    contract: &str,
+    traces: &[TaskTrace],
+    per_task: bool,
+) -> ReplayReport {
     let n = traces.len().max(1) as f64;
     let mut decisions: BTreeMap<String, usize> = BTreeMap::new();
     let mut promoted: BTreeMap<String, usize> = BTreeMap::new();
-    let (mut candidates, mut speculative, mut ghosts, mut abandoned, mut calls, mut ccalls) = (0, 0, 0, 0, 0, 0);
-    let mut observers: Vec<ObserverSummary> =
-        Observer::ALL.iter().map(|o| ObserverSummary::new(*o)).collect();
+    let (mut candidates, mut speculative, mut ghosts, mut abandoned, mut calls, mut ccalls) =
+        (0, 0, 0, 0, 0, 0);
+    let mut observers: Vec<ObserverSummary> = Observer::ALL
+        .iter()
+        .map(|o| ObserverSummary::new(*o))
+        .collect();
     let mut tasks = Vec::new();
     for t in traces {
         let mut td: BTreeMap<String, usize> = BTreeMap::new();
@@ -185,7 +203,11 @@ pub fn summarize(policy: &str, contract: &str, traces: &[TaskTrace], per_task: b
             for r in x.delta_records() {
                 for (f, l) in &r.fields {
                     // Argument and destination lattices share label names.
-                    let key = if f == "<destination>" { format!("destination:{l}") } else { l.clone() };
+                    let key = if f == "<destination>" {
+                        format!("destination:{l}")
+                    } else {
+                        l.clone()
+                    };
                     *s.leaked_labels.entry(key).or_default() += 1;
                     *s.leaked_fields.entry(format!("{f}:{l}")).or_default() += 1;
                 }
@@ -232,7 +254,18 @@ pub fn summarize(policy: &str, contract: &str, traces: &[TaskTrace], per_task: b
 /// # Errors
 ///
 /// A replay error.
-pub fn replay(contract: &Contract, frontier: &Frontier, opts: &ReplayOptions, per_task: bool, show_progress: bool) -> Result<ReplayReport, ReplayError> {
+pub fn replay(
+    contract: &Contract,
+    frontier: &Frontier,
+    opts: &ReplayOptions,
+    per_task: bool,
+    show_progress: bool,
+) -> Result<ReplayReport, ReplayError> {
     let traces = replay_traces(contract, frontier, opts, show_progress)?;
-    Ok(summarize(contract.name(), contract.table_contract(), &traces, per_task))
+    Ok(summarize(
+        contract.name(),
+        contract.table_contract(),
+        &traces,
+        per_task,
+    ))
 }

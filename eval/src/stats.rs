@@ -144,8 +144,15 @@ fn bootstrap_by(n: usize, resamples: usize, seed: u64, f: impl Fn(usize) -> f64)
 /// Mean of `xs` with a 95 % percentile bootstrap interval.
 #[must_use]
 pub fn bootstrap_mean(xs: &[f64], resamples: usize, seed: u64) -> Estimate {
-    let (lo, hi) = bootstrap_by(xs.len(), resamples, seed, |i| xs.get(i).copied().unwrap_or(0.0));
-    Estimate { mean: mean(xs), lo, hi, n: xs.len() }
+    let (lo, hi) = bootstrap_by(xs.len(), resamples, seed, |i| {
+        xs.get(i).copied().unwrap_or(0.0)
+    });
+    Estimate {
+        mean: mean(xs),
+        lo,
+        hi,
+        n: xs.len(),
+    }
 }
 
 /// Exact two-sided sign test: `k` successes out of `n` discordant pairs.

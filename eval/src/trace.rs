@@ -77,7 +77,13 @@ impl Act {
     }
 
     /// All actions in order.
-    pub const ALL: [Act; 5] = [Act::Allow, Act::Rewrite, Act::Shadow, Act::Defer, Act::Block];
+    pub const ALL: [Act; 5] = [
+        Act::Allow,
+        Act::Rewrite,
+        Act::Shadow,
+        Act::Defer,
+        Act::Block,
+    ];
 }
 
 /// What finally happened to a candidate in S.
@@ -147,7 +153,10 @@ impl TraceEvent {
     pub fn external(&self) -> bool {
         matches!(
             self.dispatch,
-            Dispatch::Original | Dispatch::Rewritten | Dispatch::DeferredThenPromoted { .. } | Dispatch::ShadowThenReissued { .. }
+            Dispatch::Original
+                | Dispatch::Rewritten
+                | Dispatch::DeferredThenPromoted { .. }
+                | Dispatch::ShadowThenReissued { .. }
         )
     }
 
@@ -234,6 +243,50 @@ pub struct TaskTrace {
     pub committed: Run,
     /// The contract scrubs the runtime log after commit (Late-Scrub).
     pub scrub_after_commit: bool,
+    /// What label noise did to the candidates' labels at issue (zero
+    /// without noise).
+    #[serde(default)]
+    pub noise: NoiseStats,
+}
+
+/// Labels that false-negative label noise could flip, and flipped, counted
+/// once per candidate at issue (the decisions of the issued run S).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NoiseStats {
+    /// Sensitive or intent-revealing argument fields and sensitive
+    /// destinations among the labels of the issued candidates.
+    pub eligible: usize,
+    /// How many of them were downgraded to public.
+    pub flipped: usize,
+}
+
+impl std::ops::Add for NoiseStats {
+    type Output = NoiseStats;
+
+    fn add(self, other: NoiseStats) -> NoiseStats {
+        NoiseStats {
+            eligible: self.eligible + other.eligible,
+            flipped: self.flipped + other.flipped,
+        }
+    }
+}
+
+impl std::iter::Sum for NoiseStats {
+    fn sum<I: Iterator<Item = NoiseStats>>(iter: I) -> NoiseStats {
+        iter.fold(NoiseStats::default(), |a, b| a + b)
+    }
+}
+
+impl NoiseStats {
+    /// Flipped over eligible (0 when nothing was eligible).
+    #[must_use]
+    pub fn share(&self) -> f64 {
+        if self.eligible == 0 {
+            0.0
+        } else {
+            self.flipped as f64 / self.eligible as f64
+        }
+    }
 }
 
 /// Observer classes.
@@ -254,7 +307,13 @@ pub enum Observer {
 
 impl Observer {
     /// Every observer.
-    pub const ALL: [Observer; 5] = [Observer::Provider, Observer::Network, Observer::RuntimeLog, Observer::CoTenant, Observer::Auditor];
+    pub const ALL: [Observer; 5] = [
+        Observer::Provider,
+        Observer::Network,
+        Observer::RuntimeLog,
+        Observer::CoTenant,
+        Observer::Auditor,
+    ];
 
     /// snake_case name.
     #[must_use]
@@ -275,7 +334,11 @@ impl std::str::FromStr for Observer {
         Observer::ALL
             .into_iter()
             .find(|o| o.as_str() == s || o.as_str().replace('_', "-") == s)
-            .ok_or_else(|| format!("unknown observer `{s}` (provider, network, runtime_log, co_tenant, auditor)"))
+            .ok_or_else(|| {
+                format!(
+                    "unknown observer `{s}` (provider, network, runtime_log, co_tenant, auditor)"
+                )
+            })
     }
 }
 
@@ -351,7 +414,11 @@ pub fn leaves(v: &Value) -> Vec<String> {
 /// The runtime-log probe's argument summary: each value cut to 20 characters.
 #[must_use]
 pub fn summary(v: &Value) -> String {
-    leaves(v).iter().map(|s| s.chars().take(20).collect::<String>()).collect::<Vec<_>>().join(" | ")
+    leaves(v)
+        .iter()
+        .map(|s| s.chars().take(20).collect::<String>())
+        .collect::<Vec<_>>()
+        .join(" | ")
 }
 
 /// The host the network sees: a URL's or host's host part; a collection is
@@ -389,7 +456,12 @@ pub fn project(obs: Observer, run: &Run, scrub: bool, plan: &[bool]) -> Vec<Reco
                     key: format!("{}\u{1f}{}\u{1f}{args}\u{1f}{size}", s.tool, s.destination),
                     t_ms: s.t_ms,
                     index: Some(s.index),
-                    text: Channels { arguments: leaves(&s.args).join(" "), destination: s.destination.clone(), tool: s.tool.clone(), other: String::new() },
+                    text: Channels {
+                        arguments: leaves(&s.args).join(" "),
+                        destination: s.destination.clone(),
+                        tool: s.tool.clone(),
+                        other: String::new(),
+                    },
                     fields,
                 }
             })
@@ -403,7 +475,10 @@ pub fn project(obs: Observer, run: &Run, scrub: bool, plan: &[bool]) -> Vec<Reco
                     key: format!("{host}\u{1f}{}", size_of(s)),
                     t_ms: s.t_ms,
                     index: Some(s.index),
-                    text: Channels { destination: host, ..Channels::default() },
+                    text: Channels {
+                        destination: host,
+                        ..Channels::default()
+                    },
                     fields: Vec::new(),
                 }
             })
@@ -415,7 +490,11 @@ pub fn project(obs: Observer, run: &Run, scrub: bool, plan: &[bool]) -> Vec<Reco
                 key: format!("{}\u{1f}{}", s.tool, s.destination),
                 t_ms: s.t_ms / 100 * 100,
                 index: Some(s.index),
-                text: Channels { destination: s.destination.clone(), tool: s.tool.clone(), ..Channels::default() },
+                text: Channels {
+                    destination: s.destination.clone(),
+                    tool: s.tool.clone(),
+                    ..Channels::default()
+                },
                 fields: vec![("<destination>".to_owned(), s.dest_label.clone())],
             })
             .collect(),
@@ -430,10 +509,19 @@ pub fn project(obs: Observer, run: &Run, scrub: bool, plan: &[bool]) -> Vec<Reco
                 };
                 let bucket = e.duration_ms / 100;
                 Record {
-                    key: format!("{}\u{1f}{sum}\u{1f}{}\u{1f}{bucket}", e.tool, e.tag.as_str()),
+                    key: format!(
+                        "{}\u{1f}{sum}\u{1f}{}\u{1f}{bucket}",
+                        e.tool,
+                        e.tag.as_str()
+                    ),
                     t_ms: e.t_ms,
                     index: Some(e.index),
-                    text: Channels { arguments: sum, destination: String::new(), tool: e.tool.clone(), other: e.tag.as_str().to_owned() },
+                    text: Channels {
+                        arguments: sum,
+                        destination: String::new(),
+                        tool: e.tool.clone(),
+                        other: e.tag.as_str().to_owned(),
+                    },
                     fields: Vec::new(),
                 }
             })
@@ -456,7 +544,12 @@ pub fn project(obs: Observer, run: &Run, scrub: bool, plan: &[bool]) -> Vec<Reco
                     .and_then(Value::as_array)
                     .map(|ls| {
                         ls.iter()
-                            .filter_map(|l| Some((l.get("field")?.as_str()?.to_owned(), l.get("label")?.as_str()?.to_owned())))
+                            .filter_map(|l| {
+                                Some((
+                                    l.get("field")?.as_str()?.to_owned(),
+                                    l.get("label")?.as_str()?.to_owned(),
+                                ))
+                            })
                             .collect()
                     })
                     .unwrap_or_default();
@@ -516,7 +609,12 @@ pub fn delta(issued: Vec<Record>, committed: Vec<Record>) -> Exposure {
             None => d.push(i),
         }
     }
-    Exposure { issued, committed, delta: d, precommit: pre }
+    Exposure {
+        issued,
+        committed,
+        delta: d,
+        precommit: pre,
+    }
 }
 
 impl TaskTrace {
@@ -530,7 +628,10 @@ impl TaskTrace {
     #[must_use]
     pub fn exposure(&self, obs: Observer) -> Exposure {
         let plan = self.plan();
-        delta(project(obs, &self.issued, self.scrub_after_commit, &plan), project(obs, &self.committed, false, &plan))
+        delta(
+            project(obs, &self.issued, self.scrub_after_commit, &plan),
+            project(obs, &self.committed, false, &plan),
+        )
     }
 
     /// External dispatches in S.

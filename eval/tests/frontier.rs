@@ -1,6 +1,12 @@
 //! Frontier files: the native format, every adapter, and bad lines.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing, reason = "test code")]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    reason = "test code"
+)]
 
 use std::collections::BTreeMap;
 
@@ -15,7 +21,9 @@ const NATIVE: &str = r#"{"stpc_frontier":1}
 "#;
 
 fn opts() -> AdapterOptions {
-    AdapterOptions { destinations: BTreeMap::from([("web_search".to_owned(), "api.brave.com".to_owned())]) }
+    AdapterOptions {
+        destinations: BTreeMap::from([("web_search".to_owned(), "api.brave.com".to_owned())]),
+    }
 }
 
 #[test]
@@ -24,7 +32,10 @@ fn native_format_parses_with_defaults() {
     assert_eq!(f.tasks.len(), 2);
     let t = &f.tasks[0];
     assert_eq!(t.label.as_deref(), Some("legal"));
-    assert_eq!(t.candidates[2].branch, "e3", "branch defaults to the candidate id");
+    assert_eq!(
+        t.candidates[2].branch, "e3",
+        "branch defaults to the candidate id"
+    );
     assert_eq!(t.candidates[1].mode, "speculative");
     assert_eq!(t.issue_ms(0), 100);
     assert_eq!(t.issue_ms(1), 150, "t_ms defaults to 100 + 50 * index");
@@ -33,7 +44,10 @@ fn native_format_parses_with_defaults() {
     assert!(t.in_plan(0, &t.committed_branches()) && !t.in_plan(1, &t.committed_branches()));
     let two = &f.tasks[1];
     assert_eq!(two.candidates[0].branch, "main");
-    assert!(two.in_plan(0, &two.committed_branches()), "committed-mode candidates are in the plan");
+    assert!(
+        two.in_plan(0, &two.committed_branches()),
+        "committed-mode candidates are in the plan"
+    );
     assert_eq!(two.commit_ms(), 150);
     assert_eq!(detect(NATIVE).unwrap(), Format::Frontier);
 }
@@ -50,13 +64,34 @@ fn bad_lines_are_errors_with_their_line_numbers() {
         ("{not json", "not valid JSON"),
         (r#"{"task":"b"}"#, "not a frontier task"),
         (r#"{"task":"b","candidates":[]}"#, "no candidates"),
-        (r#"{"task":"b","candidates":[{"id":"x","tool":"t","destination":"d","args":[],"confidence":0.5}]}"#, "must be a JSON object"),
-        (r#"{"task":"b","candidates":[{"id":"x","tool":"t","destination":"d","args":{},"confidence":1.5}]}"#, "confidence must be in [0, 1]"),
-        (r#"{"task":"b","candidates":[{"id":"x","tool":"t","destination":"d","args":{}}]}"#, "without `confidence`"),
-        (r#"{"task":"b","candidates":[{"id":"x","tool":"t","destination":"d","args":{},"confidence":0.5},{"id":"x","tool":"t","destination":"d","args":{},"confidence":0.5}]}"#, "duplicate candidate id"),
-        (r#"{"task":"b","candidates":[{"id":"x","tool":"t","destination":"d","args":{},"confidence":0.5}],"committed":{"branches":["nope"]}}"#, "committed branch `nope`"),
-        (r#"{"task":"b","candidates":[{"id":"x","tool":"t","destination":"d","args":{},"confidence":0.5}],"committed":{"candidates":["nope"]}}"#, "committed candidate `nope`"),
-        (r#"{"task":"b","candidates":[{"id":"x","tool":"t","destination":"d","args":{},"confidence":0.5,"extra":1}]}"#, "unknown field"),
+        (
+            r#"{"task":"b","candidates":[{"id":"x","tool":"t","destination":"d","args":[],"confidence":0.5}]}"#,
+            "must be a JSON object",
+        ),
+        (
+            r#"{"task":"b","candidates":[{"id":"x","tool":"t","destination":"d","args":{},"confidence":1.5}]}"#,
+            "confidence must be in [0, 1]",
+        ),
+        (
+            r#"{"task":"b","candidates":[{"id":"x","tool":"t","destination":"d","args":{}}]}"#,
+            "without `confidence`",
+        ),
+        (
+            r#"{"task":"b","candidates":[{"id":"x","tool":"t","destination":"d","args":{},"confidence":0.5},{"id":"x","tool":"t","destination":"d","args":{},"confidence":0.5}]}"#,
+            "duplicate candidate id",
+        ),
+        (
+            r#"{"task":"b","candidates":[{"id":"x","tool":"t","destination":"d","args":{},"confidence":0.5}],"committed":{"branches":["nope"]}}"#,
+            "committed branch `nope`",
+        ),
+        (
+            r#"{"task":"b","candidates":[{"id":"x","tool":"t","destination":"d","args":{},"confidence":0.5}],"committed":{"candidates":["nope"]}}"#,
+            "committed candidate `nope`",
+        ),
+        (
+            r#"{"task":"b","candidates":[{"id":"x","tool":"t","destination":"d","args":{},"confidence":0.5,"extra":1}]}"#,
+            "unknown field",
+        ),
         (ok, "duplicate task id `a` (first on line 2)"),
     ];
     for (bad, msg) in cases {
@@ -73,7 +108,9 @@ fn errors_never_quote_argument_values() {
     let text = r#"{"task":"b","candidates":[{"id":"x","tool":"t","destination":"d","args":"my secret diagnosis","confidence":0.5}]}"#;
     let e = Frontier::from_jsonl(text).unwrap_err().to_string();
     assert!(!e.contains("secret"), "{e}");
-    let e = Frontier::from_jsonl("{\"task\": \"my secret").unwrap_err().to_string();
+    let e = Frontier::from_jsonl("{\"task\": \"my secret")
+        .unwrap_err()
+        .to_string();
     assert!(!e.contains("secret"), "{e}");
 }
 
@@ -103,11 +140,18 @@ fn openai_tool_calls_with_string_arguments() {
     assert_eq!(t.candidates[1].destination, "oncology");
     assert_eq!(t.committed_branches(), ["b1"]);
     // Arguments that are not a JSON object string are an error on that line.
-    let bad = line.to_string().replace(r#"{\"q\":\"breast lump what next\"}"#, "not json");
+    let bad = line
+        .to_string()
+        .replace(r#"{\"q\":\"breast lump what next\"}"#, "not json");
     let e = Frontier::parse(&format!("\n{bad}\n"), Format::Openai, &opts()).unwrap_err();
     assert_eq!(e.line, 2, "{e}");
     // A tool without a destination is an error, not a silent drop.
-    let e = Frontier::parse(&format!("{line}\n"), Format::Openai, &AdapterOptions::default()).unwrap_err();
+    let e = Frontier::parse(
+        &format!("{line}\n"),
+        Format::Openai,
+        &AdapterOptions::default(),
+    )
+    .unwrap_err();
     assert!(e.message.contains("no destination"), "{e}");
 }
 
@@ -131,16 +175,35 @@ fn mcp_tools_call_with_meta_and_commit_notifications() {
     let t = &f.tasks[0];
     assert_eq!(t.task, "job");
     assert_eq!(t.label.as_deref(), Some("employment"));
-    assert_eq!(t.candidates.iter().map(|c| c.id.as_str()).collect::<Vec<_>>(), ["1", "x2"]);
+    assert_eq!(
+        t.candidates
+            .iter()
+            .map(|c| c.id.as_str())
+            .collect::<Vec<_>>(),
+        ["1", "x2"]
+    );
     assert_eq!(t.candidates[0].t_ms, Some(120));
     assert_eq!(t.commit_ms(), 500);
     assert_eq!(t.committed_branches(), ["b2"]);
     // A tools/call without a task id fails on its line.
-    let bad = format!("{text}\n{}", json!({"jsonrpc": "2.0", "id": 9, "method": "tools/call", "params": {"name": "web_search", "arguments": {}}}));
-    assert_eq!(Frontier::parse(&bad, Format::Mcp, &opts()).unwrap_err().line, 6);
+    let bad = format!(
+        "{text}\n{}",
+        json!({"jsonrpc": "2.0", "id": 9, "method": "tools/call", "params": {"name": "web_search", "arguments": {}}})
+    );
+    assert_eq!(
+        Frontier::parse(&bad, Format::Mcp, &opts())
+            .unwrap_err()
+            .line,
+        6
+    );
     // A commit for an unknown task fails.
     let bad = json!({"jsonrpc": "2.0", "method": "notifications/stpc/commit", "params": {"task": "ghost"}}).to_string();
-    assert_eq!(Frontier::parse(&bad, Format::Mcp, &opts()).unwrap_err().line, 1);
+    assert_eq!(
+        Frontier::parse(&bad, Format::Mcp, &opts())
+            .unwrap_err()
+            .line,
+        1
+    );
 }
 
 #[test]
@@ -164,12 +227,23 @@ fn agentdojo_function_calls() {
     let t = &f.tasks[0];
     assert_eq!(t.task, "banking/user_task_3");
     assert_eq!(t.candidates.len(), 2);
-    assert_eq!(t.candidates[0].destination, "banking", "destination defaults to the suite");
+    assert_eq!(
+        t.candidates[0].destination, "banking",
+        "destination defaults to the suite"
+    );
     assert_eq!(t.candidates[0].mode, "speculative");
-    assert_eq!(t.candidates[1].mode, "committed", "calls without speculation fields are committed");
+    assert_eq!(
+        t.candidates[1].mode, "committed",
+        "calls without speculation fields are committed"
+    );
     assert_eq!(t.candidates[1].args["amount"], json!(1100));
     let bad = line.to_string().replace("\"suite_name\":\"banking\",", "");
-    assert_eq!(Frontier::parse(&format!("#c\n{bad}"), Format::Agentdojo, &opts()).unwrap_err().line, 2);
+    assert_eq!(
+        Frontier::parse(&format!("#c\n{bad}"), Format::Agentdojo, &opts())
+            .unwrap_err()
+            .line,
+        2
+    );
 }
 
 #[test]

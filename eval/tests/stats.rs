@@ -1,6 +1,12 @@
 //! Statistics against known values.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing, reason = "test code")]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    reason = "test code"
+)]
 
 use stpc_eval::stats::{bootstrap_mean, median_usize, paired, sign_test, Rng, RESAMPLES, SEED};
 
@@ -24,7 +30,11 @@ fn sign_test_matches_exact_binomial_values() {
     let p = sign_test(0, 1000);
     assert!(p > 0.0 && p < 1e-290, "{p}");
     // n = 100, k = 40: scipy.stats.binomtest(40, 100).pvalue = 0.056887933640...
-    assert!(close(sign_test(40, 100), 0.056_887_933_640_370_9, 1e-9), "{}", sign_test(40, 100));
+    assert!(
+        close(sign_test(40, 100), 0.056_887_933_640_370_9, 1e-9),
+        "{}",
+        sign_test(40, 100)
+    );
 }
 
 #[test]
@@ -34,7 +44,9 @@ fn bootstrap_ci_on_known_data() {
     assert_eq!((e.mean, e.lo, e.hi), (0.5, 0.5, 0.5));
     // 0/1 data with p = 0.3, n = 400: the percentile interval is close to
     // the normal approximation 0.3 ± 1.96 * sqrt(0.3 * 0.7 / 400) = ± 0.0449.
-    let xs: Vec<f64> = (0..400).map(|i| if i % 10 < 3 { 1.0 } else { 0.0 }).collect();
+    let xs: Vec<f64> = (0..400)
+        .map(|i| if i % 10 < 3 { 1.0 } else { 0.0 })
+        .collect();
     let e = bootstrap_mean(&xs, RESAMPLES, SEED);
     assert!(close(e.mean, 0.3, 1e-12));
     assert!(close(e.lo, 0.3 - 0.0449, 0.006), "{e:?}");
@@ -59,13 +71,23 @@ fn rng_is_stable_and_uniform_enough() {
     let mut r = Rng::new(1);
     let first: Vec<u64> = (0..3).map(|_| r.next_u64()).collect();
     // SplitMix64 reference values for seed 1.
-    assert_eq!(first, [0x910a_2dec_8902_5cc1, 0xbeeb_8da1_658e_ec67, 0xf893_a2ee_fb32_555e]);
+    assert_eq!(
+        first,
+        [
+            0x910a_2dec_8902_5cc1,
+            0xbeeb_8da1_658e_ec67,
+            0xf893_a2ee_fb32_555e
+        ]
+    );
     let mut counts = [0usize; 10];
     let mut r = Rng::new(42);
     for _ in 0..100_000 {
         counts[r.below(10)] += 1;
     }
-    assert!(counts.iter().all(|c| (9_500..10_500).contains(c)), "{counts:?}");
+    assert!(
+        counts.iter().all(|c| (9_500..10_500).contains(c)),
+        "{counts:?}"
+    );
     assert_eq!(median_usize(&[1, 2, 3, 4]), 2.5);
     assert_eq!(median_usize(&[1, 8, 19]), 8.0);
 }

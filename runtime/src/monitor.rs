@@ -25,6 +25,11 @@
 //! in DEFER (speculative events) or BLOCK (committed ones; audit failures
 //! always BLOCK).
 //!
+//! An evaluation can install a label hook ([`Monitor::set_label_hook`]) that
+//! changes the labeler's labels before each decision, at issue and on
+//! promotion, to measure a contract under labeler errors; the guarantees
+//! then hold only for the labels the hook leaves (assumption A2).
+//!
 //! Budgets count tickets handed out (ALLOW or successful REWRITE) whose
 //! pre-rewrite label meets the budget's condition, when the ticket is handed
 //! out rather than when the embedder dispatches, so holding tickets cannot
@@ -52,6 +57,16 @@ use crate::state::{Pending, ShadowPending};
 /// external observer.
 pub type SubstituteFn = Box<dyn Fn(&ToolCall) -> Value + Send + Sync>;
 
+/// An evaluation hook on the labels of each decision (see
+/// [`Monitor::set_label_hook`]).
+///
+/// It receives the event as decided (on promotion: with the committed mode
+/// and confidence 1.0) and the labeler's labels, and may change the field
+/// labels and the destination label in place. The monitor then recomputes
+/// [`Labels::args`] as the join of the field labels, so the two never
+/// disagree.
+pub type LabelHook = Box<dyn FnMut(&ProposedEvent, &mut Labels) + Send>;
+
 struct Task {
     id: String,
     used: Vec<u32>,
@@ -67,6 +82,7 @@ pub struct Monitor {
     task: Option<Task>,
     generation: u64,
     next_seq: u64,
+    label_hook: Option<LabelHook>,
 }
 
 impl std::fmt::Debug for Monitor {
@@ -75,6 +91,7 @@ impl std::fmt::Debug for Monitor {
             .field("contract", &self.engine.table().contract)
             .field("task", &self.task.as_ref().map(|t| t.id.as_str()))
             .field("next_seq", &self.next_seq)
+            .field("label_hook", &self.label_hook.is_some())
             .finish_non_exhaustive()
     }
 }
@@ -99,6 +116,7 @@ impl Monitor {
             task: None,
             generation: 0,
             next_seq: 0,
+            label_hook: None,
         }
     }
 
@@ -111,6 +129,38 @@ impl Monitor {
     /// Register the implementation of a substitute named in the table.
     pub fn register_substitute(&mut self, name: impl Into<String>, f: SubstituteFn) {
         self.substitutes.insert(name.into(), f);
+    }
+
+    /// Install an **evaluation hook** on labels, replacing any previous one.
+    ///
+    /// The hook runs in every decision, right after the labeler and before
+    /// the decision point is built: when an event is decided at issue and
+    /// when a promoted branch re-decides a deferred or re-issued shadowed
+    /// event. It may change [`Labels::fields`] and [`Labels::destination`];
+    /// the monitor then recomputes [`Labels::args`] as the join of the field
+    /// labels (`None`, read as `<missing>`, when the arguments are not a JSON
+    /// object), so a hook moves the argument label only through the fields.
+    /// A label id outside its lattice fails closed (BLOCK), as any invalid
+    /// label does.
+    ///
+    /// It exists to measure a contract under labeler errors (the paper's
+    /// false-negative label noise), not for production: it changes the
+    /// labels *before* the decision, so the contract's guarantees hold only
+    /// for the labels it leaves (assumption A2, a sound labeler, is the
+    /// hook's responsibility). The decision, the budgets, which fields a
+    /// REWRITE transforms, and the audit record's labels all use the hooked
+    /// labels; the check after a REWRITE re-labels the rewritten arguments
+    /// with the labeler itself, not the hook. The hook sees the event (raw
+    /// arguments included) in memory only: it has no access to the audit
+    /// sink, and nothing of it reaches a log except the label names the
+    /// decision used.
+    pub fn set_label_hook(&mut self, hook: LabelHook) {
+        self.label_hook = Some(hook);
+    }
+
+    /// Remove the label hook; returns it, if one was installed.
+    pub fn clear_label_hook(&mut self) -> Option<LabelHook> {
+        self.label_hook.take()
     }
 
     /// Start a task: fresh budgets, empty queues.
@@ -420,9 +470,17 @@ impl Monitor {
         let decider = engine.decider();
         let tool = decider.tool_id(&event.tool);
         let dest = decider.destination_id(&event.destination);
-        let labels = engine
+        let mut labels = engine
             .labeler()
             .label(&event.args, dest, &event.destination);
+        if let Some(hook) = self.label_hook.as_mut() {
+            hook(&event, &mut labels);
+            labels.args = rejoin(
+                &engine.table().lattices.args,
+                &labels.fields,
+                event.args.is_object(),
+            );
+        }
         let exhausted = self.budgets_exhausted();
         let field_refs: Vec<(&str, u32)> = labels
             .fields
@@ -608,4 +666,18 @@ impl Monitor {
             outcome,
         ))
     }
+}
+
+/// The argument label after a label hook: the join of the field labels (the
+/// bottom for an object without fields), `None` for arguments that are not
+/// an object. An id outside the lattice wins the join (the larger id), so the
+/// decision fails closed on it.
+fn rejoin(lattice: &crate::table::Lattice, fields: &[(String, u32)], object: bool) -> Option<u32> {
+    if !object {
+        return None;
+    }
+    let joined = fields.iter().fold(None, |acc: Option<u32>, (_, l)| {
+        Some(acc.map_or(*l, |a| lattice.join(a, *l).unwrap_or(a.max(*l))))
+    });
+    Some(joined.unwrap_or(lattice.bottom))
 }

@@ -562,3 +562,159 @@ proptest! {
         prop_assert_eq!(back, t);
     }
 }
+
+// ---------------------------------------------------------------------------
+// The label hook (evaluation only: labeler errors injected before decisions).
+
+fn label_names(recs: &[AuditRecord]) -> Vec<(String, String)> {
+    recs.iter()
+        .filter(|r| r.stage == Stage::Decided)
+        .map(|r| {
+            (
+                r.labels
+                    .iter()
+                    .map(|l| l.label.clone())
+                    .collect::<Vec<_>>()
+                    .join(","),
+                r.arg_label.clone().unwrap_or_default(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_label_hook_that_downgrades_labels_changes_the_decision() {
+    let (mut m, audit) = monitor();
+    assert_eq!(
+        m.submit(spec(QUERY, "b1", 0.9)).unwrap().action(),
+        Action::Rewrite
+    );
+    m.set_label_hook(Box::new(|_, labels| {
+        for (_, l) in &mut labels.fields {
+            *l = 0;
+        }
+    }));
+    let d = m.submit(spec(QUERY, "b1", 0.9)).unwrap();
+    assert_eq!((d.action(), d.rule_name()), (Action::Allow, "default"));
+    assert_eq!(payload(d), json!({ "q": QUERY }), "nothing rewritten");
+    // The audit record carries the labels the decision used.
+    assert_eq!(
+        label_names(&audit.records()),
+        [
+            ("intent_revealing".to_owned(), "intent_revealing".to_owned()),
+            ("public".to_owned(), "public".to_owned()),
+        ]
+    );
+    // Cleared, the labeler's labels decide again.
+    assert!(m.clear_label_hook().is_some());
+    assert!(m.clear_label_hook().is_none());
+    assert_eq!(
+        m.submit(spec(QUERY, "b1", 0.9)).unwrap().action(),
+        Action::Rewrite
+    );
+}
+
+#[test]
+fn the_monitor_recomputes_the_argument_join_after_the_hook() {
+    let (mut m, audit) = monitor();
+    // The hook raises a field but claims a public join: the join is recomputed.
+    m.set_label_hook(Box::new(|_, labels| {
+        for (_, l) in &mut labels.fields {
+            *l = common::INTENT;
+        }
+        labels.args = Some(0);
+    }));
+    let d = m.submit(spec("weather", "b1", 0.9)).unwrap();
+    assert_eq!(
+        (d.action(), d.rule_name()),
+        (Action::Rewrite, "rewrite_sensitive")
+    );
+    assert_eq!(
+        label_names(&audit.records()),
+        [("intent_revealing".to_owned(), "intent_revealing".to_owned())]
+    );
+    // A hook cannot lower the join below its fields either, nor give
+    // non-object arguments a label.
+    m.set_label_hook(Box::new(|_, labels| labels.args = Some(0)));
+    assert_eq!(
+        m.submit(spec(QUERY, "b1", 0.9)).unwrap().action(),
+        Action::Rewrite
+    );
+    let mut ev = committed("weather");
+    ev.args = json!("a bare string");
+    assert_eq!(m.submit(ev).unwrap().action(), Action::Block);
+    // A label outside the lattice fails closed.
+    m.set_label_hook(Box::new(|_, labels| {
+        for (_, l) in &mut labels.fields {
+            *l = 99;
+        }
+    }));
+    let d = m.submit(committed("weather")).unwrap();
+    assert_eq!(d.action(), Action::Block);
+    assert!(
+        matches!(d.reason(), Reason::InvalidEvent(_)),
+        "{:?}",
+        d.reason()
+    );
+    m.set_label_hook(Box::new(|_, labels| labels.destination = Some(99)));
+    let d = m.submit(spec("weather", "b1", 0.9)).unwrap();
+    assert_eq!(d.action(), Action::Block);
+    assert!(
+        matches!(d.reason(), Reason::InvalidEvent(_)),
+        "{:?}",
+        d.reason()
+    );
+}
+
+#[test]
+fn the_label_hook_runs_on_promotion_too() {
+    use std::sync::Mutex;
+    let seen: Arc<Mutex<Vec<(String, f64)>>> = Arc::default();
+    let (mut m, _) = monitor();
+    let log = Arc::clone(&seen);
+    // Raise the label only for committed decisions: the promoted re-decision
+    // must see the hook.
+    m.set_label_hook(Box::new(move |ev, labels| {
+        log.lock().unwrap().push((ev.mode.clone(), ev.confidence));
+        if ev.mode == "committed" {
+            for (_, l) in &mut labels.fields {
+                *l = common::SENSITIVE;
+            }
+        }
+    }));
+    assert_eq!(
+        m.submit(spec("weather", "b1", 0.3)).unwrap().action(),
+        Action::Defer
+    );
+    let promoted = m.promote("b1").unwrap();
+    let [Promoted::Decided(d)] = promoted.as_slice() else {
+        panic!("{promoted:?}")
+    };
+    assert_eq!(d.action(), Action::Rewrite, "the hook raised the label");
+    assert_eq!(
+        *seen.lock().unwrap(),
+        [
+            ("speculative".to_owned(), 0.3),
+            ("committed".to_owned(), 1.0)
+        ]
+    );
+    // A re-issued shadowed event is re-decided through the hook; a reused
+    // one is not decided again.
+    for (on_promote, calls) in [(OnPromote::Reissue, 2), (OnPromote::Reuse, 1)] {
+        let opts = common::Options {
+            shadow: true,
+            on_promote,
+            ..Default::default()
+        };
+        let (mut m, _) = monitor_with(&opts);
+        let n = Arc::new(Mutex::new(0usize));
+        let count = Arc::clone(&n);
+        m.set_label_hook(Box::new(move |_, _| *count.lock().unwrap() += 1));
+        assert_eq!(
+            m.submit(spec(QUERY, "b1", 0.9)).unwrap().action(),
+            Action::Shadow
+        );
+        m.promote("b1").unwrap();
+        assert_eq!(*n.lock().unwrap(), calls, "{on_promote:?}");
+    }
+}

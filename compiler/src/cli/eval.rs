@@ -2,7 +2,9 @@
 //! the same frontier (a file, or a generated corpus), the adversaries attack
 //! each observer's view, and the report gives recovery with bootstrap
 //! intervals and paired sign tests against the baseline, the Gate τ sweep
-//! (the gate contract recompiled per τ) and the channel ablation.
+//! (the gate contract recompiled per τ), the channel ablation, and the
+//! false-negative label-noise sweep (5, 10 and 20 % by default: the paper's
+//! Table 10, through the runtime's label hook).
 //!
 //! Policies are compiled tables (`.json`) or contracts (`.stpc`), compiled
 //! here; a contract that does not compile prints its diagnostics and exits
@@ -113,9 +115,9 @@ pub(crate) struct EvalArgs {
     /// Bootstrap seed.
     #[arg(long, default_value_t = stpc_eval::stats::SEED)]
     pub(crate) seed: u64,
-    /// False-negative label-noise rates (needs a runtime label hook; refused today).
-    #[arg(long, value_name = "RATE,...", value_delimiter = ',')]
-    pub(crate) label_noise: Vec<f64>,
+    /// The label-noise sweep (boxed: it keeps `Command` small).
+    #[command(flatten)]
+    pub(crate) noise: Box<NoiseArgs>,
     /// Skip the channel ablation.
     #[arg(long)]
     pub(crate) no_channels: bool,
@@ -133,6 +135,28 @@ pub(crate) struct EvalArgs {
     pub(crate) no_progress: bool,
 }
 
+/// The false-negative label-noise sweep of `stpc eval`.
+#[derive(clap::Args, Debug)]
+pub(crate) struct NoiseArgs {
+    /// False-negative label-noise rates of the noise sweep (comma-separated
+    /// probabilities; the paper's Table 10).
+    #[arg(
+        long,
+        visible_alias = "noise",
+        value_name = "RATE,...",
+        value_delimiter = ',',
+        default_value = "0.05,0.1,0.2",
+        value_parser = parse_rate
+    )]
+    pub(crate) label_noise: Vec<f64>,
+    /// Skip the label-noise sweep.
+    #[arg(long, conflicts_with = "label_noise")]
+    pub(crate) no_label_noise: bool,
+    /// Seed of the label noise.
+    #[arg(long, value_name = "SEED", default_value_t = 1)]
+    pub(crate) noise_seed: u64,
+}
+
 /// `NAME=VALUE` with a number.
 pub(crate) fn parse_param(s: &str) -> Result<(String, f64), String> {
     let (name, value) = parse_pair(s)?;
@@ -143,6 +167,19 @@ pub(crate) fn parse_param(s: &str) -> Result<(String, f64), String> {
         return Err(format!("`{value}` is not a finite number"));
     }
     Ok((name, v))
+}
+
+/// A probability in `[0, 1]`.
+fn parse_rate(s: &str) -> Result<f64, String> {
+    let v: f64 = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{s}` is not a number"))?;
+    if (0.0..=1.0).contains(&v) {
+        Ok(v)
+    } else {
+        Err(format!("`{s}` is not a probability in [0, 1]"))
+    }
 }
 
 /// `KEY=VALUE`.
@@ -350,7 +387,9 @@ pub(crate) fn run(global: &Global, args: EvalArgs) -> Outcome {
             .into_iter()
             .find(|(name, _, _)| name == "gate");
         for tau in &args.gate_tau {
-            let Some((_, display, text)) = &gate else { break };
+            let Some((_, display, text)) = &gate else {
+                break;
+            };
             match compile_text(global, display, text, vec![(args.gate_param.clone(), *tau)]) {
                 Loaded::Table(t) => gate_sweep.push((*tau, *t)),
                 Loaded::Problems => outcome = Outcome::Problems,
@@ -386,8 +425,12 @@ pub(crate) fn run(global: &Global, args: EvalArgs) -> Outcome {
         seed: args.seed,
         add_no_spec: true,
         gate_sweep,
-        noise_rates: args.label_noise.clone(),
-        noise_seed: 1,
+        noise_rates: if args.noise.no_label_noise {
+            Vec::new()
+        } else {
+            args.noise.label_noise.clone()
+        },
+        noise_seed: args.noise.noise_seed,
         channel_ablation: !args.no_channels,
         per_task: args.per_task,
         progress: !args.no_progress,
