@@ -135,27 +135,28 @@ pub fn openai(text: &str, opts: &AdapterOptions) -> Result<Frontier, FrontierErr
                     .ok_or_else(|| err(line, format!("tool call `{cid}` has no `function`")))?;
                 let name = str_field(f, "name")
                     .ok_or_else(|| err(line, format!("tool call `{cid}` has no function name")))?;
-                let args =
-                    match f.get("arguments") {
-                        Some(Value::String(s)) if s.trim().is_empty() => Map::new(),
-                        Some(Value::String(s)) => match serde_json::from_str::<Value>(s) {
-                            Ok(Value::Object(m)) => m,
-                            _ => return Err(err(
+                let args = match f.get("arguments") {
+                    Some(Value::String(s)) if s.trim().is_empty() => Map::new(),
+                    Some(Value::String(s)) => match serde_json::from_str::<Value>(s) {
+                        Ok(Value::Object(m)) => m,
+                        _ => {
+                            return Err(err(
                                 line,
                                 format!(
                                     "tool call `{cid}`: `arguments` is not a JSON object string"
                                 ),
-                            )),
-                        },
-                        Some(Value::Object(m)) => m.clone(),
-                        None => Map::new(),
-                        Some(_) => {
-                            return Err(err(
-                                line,
-                                format!("tool call `{cid}`: `arguments` must be a JSON string"),
                             ))
                         }
-                    };
+                    },
+                    Some(Value::Object(m)) => m.clone(),
+                    None => Map::new(),
+                    Some(_) => {
+                        return Err(err(
+                            line,
+                            format!("tool call `{cid}`: `arguments` must be a JSON string"),
+                        ))
+                    }
+                };
                 let s = spec.get(&cid).cloned().unwrap_or_default();
                 candidates.push(
                     candidate(cid, name.to_owned(), args, s, opts).map_err(|m| err(line, m))?,
