@@ -319,7 +319,7 @@ fn lexicons(cx: &mut Cx<'_>) {
 fn entity(cx: &mut Cx<'_>, kind: &ast::Ident) -> Option<hir::EntityKind> {
     let k = hir::EntityKind::parse(&kind.name);
     if k.is_none() {
-        let names = hir::EntityKind::ALL.iter().map(|(n, _)| *n);
+        let names = hir::EntityKind::ALL.iter().map(|k| k.as_str());
         cx.d.push(errors::unknown_entity(&kind.name, kind.loc.span(), names));
     }
     k
@@ -486,7 +486,7 @@ fn transforms(cx: &mut Cx<'_>) {
                 ast::TransformStep::CoarsenTime(g, loc) => {
                     let parsed = hir::Granularity::parse(&g.name);
                     if parsed.is_none() {
-                        let names = hir::Granularity::ALL.iter().map(|(n, _)| *n);
+                        let names = hir::Granularity::ALL.iter().map(|g| g.as_str());
                         cx.d.push(errors::unknown_granularity(&g.name, g.loc.span(), names));
                     }
                     (

@@ -499,96 +499,10 @@ pub struct Lexicon {
     pub span: Span,
 }
 
-/// A kind of structured entity the labeler and transforms recognise.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum EntityKind {
-    /// An e-mail address.
-    Email,
-    /// A phone number.
-    Phone,
-    /// A person's name.
-    PersonName,
-    /// A calendar date.
-    Date,
-    /// A time of day.
-    Time,
-    /// An amount of money.
-    Money,
-    /// A government identifier.
-    GovId,
-    /// A postal address.
-    Address,
-    /// A URL.
-    Url,
-    /// An IP address.
-    Ip,
-}
-
-impl EntityKind {
-    /// Every kind with its source name.
-    pub const ALL: &'static [(&'static str, EntityKind)] = &[
-        ("email", EntityKind::Email),
-        ("phone", EntityKind::Phone),
-        ("person_name", EntityKind::PersonName),
-        ("date", EntityKind::Date),
-        ("time", EntityKind::Time),
-        ("money", EntityKind::Money),
-        ("gov_id", EntityKind::GovId),
-        ("address", EntityKind::Address),
-        ("url", EntityKind::Url),
-        ("ip", EntityKind::Ip),
-    ];
-
-    /// The kind called `name`.
-    pub fn parse(name: &str) -> Option<EntityKind> {
-        EntityKind::ALL
-            .iter()
-            .find(|(n, _)| *n == name)
-            .map(|(_, k)| *k)
-    }
-
-    /// The source name.
-    pub fn name(self) -> &'static str {
-        EntityKind::ALL
-            .iter()
-            .find(|(_, k)| *k == self)
-            .map_or("?", |(n, _)| n)
-    }
-}
-
-/// A time granularity for `coarsen time to ...`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Granularity {
-    /// One hour.
-    Hour,
-    /// One day.
-    Day,
-    /// One week.
-    Week,
-    /// One month.
-    Month,
-    /// One year.
-    Year,
-}
-
-impl Granularity {
-    /// Every granularity with its source name.
-    pub const ALL: &'static [(&'static str, Granularity)] = &[
-        ("hour", Granularity::Hour),
-        ("day", Granularity::Day),
-        ("week", Granularity::Week),
-        ("month", Granularity::Month),
-        ("year", Granularity::Year),
-    ];
-
-    /// The granularity called `name`.
-    pub fn parse(name: &str) -> Option<Granularity> {
-        Granularity::ALL
-            .iter()
-            .find(|(n, _)| *n == name)
-            .map(|(_, g)| *g)
-    }
-}
+// Entity kinds and time granularities are the runtime's vocabulary: the
+// runtime implements the recognisers and the coarsening, so its enums are the
+// one list; the checker validates names against them and lowering copies them.
+pub use stpc_runtime::table::{EntityKind, Granularity};
 
 /// A labeler: rules that give a label from what a value contains.
 #[derive(Clone, Debug, PartialEq)]

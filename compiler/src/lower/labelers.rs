@@ -70,10 +70,7 @@ fn merge(
                     label,
                     unless_lexicon,
                 },
-                hir::Matcher::Entity(k) => t::LabelRule::Entity {
-                    kind: vocab::entity(*k),
-                    label,
-                },
+                hir::Matcher::Entity(k) => t::LabelRule::Entity { kind: *k, label },
                 hir::Matcher::Address(k, glob) => t::LabelRule::Address {
                     kind: vocab::address_kind(*k),
                     glob: glob.clone(),

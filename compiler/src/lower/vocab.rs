@@ -153,36 +153,11 @@ pub(crate) fn field_type(ty: &hir::Type) -> Option<t::FieldType> {
     })
 }
 
-pub(crate) fn entity(k: hir::EntityKind) -> t::EntityKind {
-    match k {
-        hir::EntityKind::Email => t::EntityKind::Email,
-        hir::EntityKind::Phone => t::EntityKind::Phone,
-        hir::EntityKind::PersonName => t::EntityKind::PersonName,
-        hir::EntityKind::Date => t::EntityKind::Date,
-        hir::EntityKind::Time => t::EntityKind::Time,
-        hir::EntityKind::Money => t::EntityKind::Money,
-        hir::EntityKind::GovId => t::EntityKind::GovId,
-        hir::EntityKind::Address => t::EntityKind::Address,
-        hir::EntityKind::Url => t::EntityKind::Url,
-        hir::EntityKind::Ip => t::EntityKind::Ip,
-    }
-}
-
 pub(crate) fn address_kind(k: hir::AddressKind) -> t::AddressKind {
     match k {
         hir::AddressKind::Host => t::AddressKind::Host,
         hir::AddressKind::Url => t::AddressKind::Url,
         hir::AddressKind::Collection => t::AddressKind::Collection,
-    }
-}
-
-fn granularity(g: hir::Granularity) -> t::Granularity {
-    match g {
-        hir::Granularity::Hour => t::Granularity::Hour,
-        hir::Granularity::Day => t::Granularity::Day,
-        hir::Granularity::Week => t::Granularity::Week,
-        hir::Granularity::Month => t::Granularity::Month,
-        hir::Granularity::Year => t::Granularity::Year,
     }
 }
 
@@ -367,12 +342,10 @@ pub(crate) fn transforms(
                     with: with.clone(),
                 },
                 hir::Step::RedactEntity(k, with) => t::Step::RedactEntity {
-                    kind: entity(*k),
+                    kind: *k,
                     with: with.clone(),
                 },
-                hir::Step::CoarsenTime(g) => t::Step::CoarsenTime {
-                    to: granularity(*g),
-                },
+                hir::Step::CoarsenTime(g) => t::Step::CoarsenTime { to: *g },
                 hir::Step::Constant(v) => t::Step::Constant { value: v.clone() },
             })
             .collect();

@@ -583,6 +583,12 @@ impl EntityKind {
             EntityKind::Ip => "ip",
         }
     }
+
+    /// The kind with this snake_case name.
+    #[must_use]
+    pub fn parse(name: &str) -> Option<EntityKind> {
+        EntityKind::ALL.into_iter().find(|k| k.as_str() == name)
+    }
 }
 
 /// Granularity for `coarsen time`.
@@ -601,6 +607,35 @@ pub enum Granularity {
     Month,
     /// Keep the year.
     Year,
+}
+
+impl Granularity {
+    /// Every granularity, finest first.
+    pub const ALL: [Granularity; 5] = [
+        Granularity::Hour,
+        Granularity::Day,
+        Granularity::Week,
+        Granularity::Month,
+        Granularity::Year,
+    ];
+
+    /// The snake_case name.
+    #[must_use]
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Granularity::Hour => "hour",
+            Granularity::Day => "day",
+            Granularity::Week => "week",
+            Granularity::Month => "month",
+            Granularity::Year => "year",
+        }
+    }
+
+    /// The granularity with this snake_case name.
+    #[must_use]
+    pub fn parse(name: &str) -> Option<Granularity> {
+        Granularity::ALL.into_iter().find(|g| g.as_str() == name)
+    }
 }
 
 /// A phrase list.
