@@ -412,7 +412,7 @@ fn matcher(s: &Std, m: &Matcher) -> String {
     match m {
         Matcher::Lexicon(id) => format!("lexicon `{}`", s.lexicon(*id)),
         Matcher::Pattern(_) => "pattern".into(),
-        Matcher::Entity(k) => format!("entity `{}`", k.name()),
+        Matcher::Entity(k) => format!("entity `{}`", k.as_str()),
         Matcher::Address(kind, glob) => address(&hir::Address {
             kind: *kind,
             value: glob.clone(),
@@ -488,8 +488,8 @@ fn step(s: &Std, step: &Step) -> String {
     match step {
         Step::ReplaceLexicon(id, None) => format!("replace `{}`", s.lexicon(*id)),
         Step::ReplaceLexicon(id, Some(w)) => format!("replace `{}` with \"{w}\"", s.lexicon(*id)),
-        Step::RedactEntity(k, _) => format!("redact `{}`", k.name()),
-        Step::CoarsenTime(g) => format!("coarsen to {}", format!("{g:?}").to_lowercase()),
+        Step::RedactEntity(k, _) => format!("redact `{}`", k.as_str()),
+        Step::CoarsenTime(g) => format!("coarsen to {}", g.as_str()),
         Step::Constant(c) => format!("constant \"{c}\""),
     }
 }
@@ -531,7 +531,7 @@ fn transforms(s: &Std) -> String {
                     if !replace.is_empty() {
                         flush(&mut steps, &mut replace, &mut redact);
                     }
-                    redact.push(format!("`{}`", k.name()));
+                    redact.push(format!("`{}`", k.as_str()));
                 }
                 other => {
                     flush(&mut steps, &mut replace, &mut redact);
