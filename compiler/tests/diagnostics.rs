@@ -16,13 +16,14 @@
 
 #![expect(
     clippy::disallowed_methods,
-    clippy::panic,
-    reason = "a test harness reads fixtures from disk and panics with context"
+    reason = "a test harness reads fixtures from disk"
 )]
 
+mod fixture_support;
+
+use fixture_support::{assert_no_mismatches, check_codes, expected_codes, snapshot};
 use std::path::{Path, PathBuf};
 use stpc_compiler::diagnostics::render::human_string;
-use stpc_compiler::diagnostics::LabelStyle;
 use stpc_compiler::{Code, Diagnostics, SourceMap};
 
 fn workspace() -> PathBuf {
@@ -41,22 +42,6 @@ fn run(rel: &str, text: &str) -> (SourceMap, Diagnostics) {
     (map, diagnostics)
 }
 
-/// The codes a fixture's header expects, sorted; empty for `ok`.
-fn expected_codes(name: &str, text: &str) -> Vec<String> {
-    let header = text
-        .lines()
-        .take_while(|l| l.starts_with("//"))
-        .find_map(|l| l.trim_start_matches('/').trim().strip_prefix("expect:"))
-        .unwrap_or_else(|| panic!("{name}: no `// expect:` header"));
-    let mut codes: Vec<String> = header
-        .split_whitespace()
-        .filter(|c| *c != "ok")
-        .map(str::to_string)
-        .collect();
-    codes.sort();
-    codes
-}
-
 #[test]
 fn diagnostics() {
     let mut mismatches: Vec<String> = Vec::new();
@@ -67,30 +52,13 @@ fn diagnostics() {
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
         let name = format!("tests/fixtures/diagnostics/{file_name}");
-        let expected = expected_codes(&name, &text);
+        let expected =
+            expected_codes(&text).unwrap_or_else(|| panic!("{name}: no `// expect:` header"));
         let (map, diagnostics) = run(&name, &text);
-        let mut found: Vec<String> = diagnostics.iter().map(|d| d.code.to_string()).collect();
-        found.sort();
-        if found != expected {
-            mismatches.push(format!("{name}: expected {expected:?}, found {found:?}"));
-        }
-        for d in diagnostics.iter() {
-            assert!(
-                d.labels.iter().any(|l| l.style == LabelStyle::Primary),
-                "{name}: {} has no primary label",
-                d.code
-            );
-        }
-        let rendered = human_string(&map, &diagnostics.sorted());
-        insta::assert_snapshot!(format!(
-            "SOURCE\n------\n{text}\nDIAGNOSTICS\n-----------\n{rendered}"
-        ));
+        check_codes(&name, &expected, &diagnostics, &mut mismatches);
+        insta::assert_snapshot!(snapshot(&text, &map, &diagnostics));
     });
-    assert!(
-        mismatches.is_empty(),
-        "codes differ from the `// expect:` headers:\n{}",
-        mismatches.join("\n")
-    );
+    assert_no_mismatches(&mismatches);
 }
 
 fn fixture_names(dir: &str) -> Vec<String> {

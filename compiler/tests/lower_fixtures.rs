@@ -15,24 +15,10 @@
     reason = "test code: a failed expectation is a failed test"
 )]
 
+mod fixture_support;
 mod lower_support;
 
 use stpc_compiler::CompileOptions;
-
-fn expected_codes(text: &str) -> Vec<String> {
-    let header = text
-        .lines()
-        .take_while(|l| l.starts_with("//"))
-        .find_map(|l| l.trim_start_matches('/').trim().strip_prefix("expect:"))
-        .expect("an `// expect:` header");
-    let mut codes: Vec<String> = header
-        .split_whitespace()
-        .filter(|c| *c != "ok")
-        .map(str::to_owned)
-        .collect();
-    codes.sort();
-    codes
-}
 
 fn summary(t: &stpc_runtime::table::Table) -> String {
     let mut s = String::new();
@@ -66,7 +52,7 @@ fn verify_fixtures() {
             .unwrap_or_default();
         let rel = format!("tests/fixtures/verify/{name}");
         let c = lower_support::compile_text(&rel, &text, &CompileOptions::default());
-        let expected = expected_codes(&text);
+        let expected = fixture_support::expected_codes(&text).expect("an `// expect:` header");
         if c.codes() != expected {
             mismatches.push(format!(
                 "{rel}: expected {expected:?}, found {:?}\n{}",

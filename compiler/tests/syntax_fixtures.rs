@@ -9,25 +9,10 @@
 //!
 //! `INSTA_GLOB_FILTER=E0102*` selects fixtures.
 
-use stpc_compiler::diagnostics::render::human_string;
-use stpc_compiler::diagnostics::LabelStyle;
-use stpc_compiler::{Diagnostics, SourceMap};
+mod fixture_support;
 
-/// The codes a fixture's header expects, sorted; empty for `ok`; `None`
-/// when the header is missing.
-fn expected_codes(text: &str) -> Option<Vec<String>> {
-    let header = text
-        .lines()
-        .take_while(|l| l.starts_with("//"))
-        .find_map(|l| l.trim_start_matches('/').trim().strip_prefix("expect:"))?;
-    let mut codes: Vec<String> = header
-        .split_whitespace()
-        .filter(|c| *c != "ok")
-        .map(str::to_string)
-        .collect();
-    codes.sort();
-    Some(codes)
-}
+use fixture_support::{assert_no_mismatches, check_codes, expected_codes, snapshot};
+use stpc_compiler::{Diagnostics, SourceMap};
 
 #[test]
 fn syntax() {
@@ -51,32 +36,13 @@ fn syntax() {
         let mut diagnostics = Diagnostics::new();
         let ast = stpc_compiler::syntax::parse(id, &text, &mut diagnostics);
 
-        let mut found: Vec<String> = diagnostics.iter().map(|d| d.code.to_string()).collect();
-        found.sort();
-        if found != expected {
-            mismatches.push(format!("{name}: expected {expected:?}, found {found:?}"));
-        }
+        check_codes(&name, &expected, &diagnostics, &mut mismatches);
         assert_eq!(
             ast.is_some(),
-            found.is_empty(),
+            diagnostics.is_empty(),
             "{name}: AST and errors disagree"
         );
-        for d in diagnostics.iter() {
-            assert!(
-                d.labels.iter().any(|l| l.style == LabelStyle::Primary),
-                "{name}: {} has no primary label",
-                d.code
-            );
-        }
-
-        let rendered = human_string(&map, &diagnostics.sorted());
-        insta::assert_snapshot!(format!(
-            "SOURCE\n------\n{text}\nDIAGNOSTICS\n-----------\n{rendered}"
-        ));
+        insta::assert_snapshot!(snapshot(&text, &map, &diagnostics));
     });
-    assert!(
-        mismatches.is_empty(),
-        "codes differ from the `// expect:` headers:\n{}",
-        mismatches.join("\n")
-    );
+    assert_no_mismatches(&mismatches);
 }
