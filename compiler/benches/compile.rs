@@ -26,7 +26,7 @@ use std::path::Path;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use stpc_compiler::{CompileOptions, Diagnostics, SourceMap};
 
-#[path = "../tests/lower_support/generated.rs"]
+#[path = "../../tests/src/generated.rs"]
 mod generated;
 
 fn compile(name: &str, text: &str) -> Option<stpc_runtime::table::Table> {

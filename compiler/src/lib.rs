@@ -25,7 +25,6 @@ pub mod lower;
 pub mod resolve;
 pub mod source;
 pub mod syntax;
-pub mod testing;
 pub mod verify;
 
 pub use diagnostics::{Code, Diagnostic, Diagnostics, Label, Severity};

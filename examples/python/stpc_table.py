@@ -773,7 +773,7 @@ def _ranges(text: str):
 # BEGIN GENERATED: Unicode tables of the Rust runtime
 # What the `regex` crate's `\w` and `\d` and Rust's `char::is_alphanumeric`
 # and `char::is_whitespace` match, as hex code point ranges. Checked (and, with
-# STPC_BLESS=1, rewritten) by `cargo test -p stpc-compiler --test vectors`.
+# STPC_BLESS=1, rewritten) by `cargo test -p stpc-tests --test compiler vectors`.
 RUST_WORD = _ranges("""
 30-39 41-5a 5f 61-7a aa b5 ba c0-d6 d8-f6 f8-2c1 2c6-2d1 2e0-2e4 2ec 2ee 300-374 376-377 37a-37d
 37f 386 388-38a 38c 38e-3a1 3a3-3f5 3f7-481 483-52f 531-556 559 560-588 591-5bd 5bf 5c1-5c2

@@ -16,6 +16,8 @@
 
 mod code;
 pub mod github;
+#[cfg(feature = "miette")]
+pub mod miette;
 pub mod render;
 pub mod sarif;
 pub mod suggest;

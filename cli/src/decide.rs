@@ -1,0 +1,427 @@
+//! `stpc decide --table TABLE.json EVENT.json`: decide one event (or, with
+//! `--stream`, one event per line) against a compiled table, through the
+//! runtime's monitor, and print each decision as JSON.
+//!
+//! The table is loaded with `Table::from_json`, so a table the runtime would
+//! refuse decides nothing (exit 2). A stream is one monitor task: budgets
+//! start available and are charged by each ALLOW or REWRITE whose labels meet
+//! the budget's condition; an event whose `task` differs from the previous
+//! one ends that task (budgets reset, pending events dropped) and begins a
+//! new one. Control lines `{"promote": "BRANCH"}` and `{"abandon": "BRANCH"}`
+//! promote (re-deciding deferred events as committed) or abandon a branch.
+//! A bad line yields an error object with its line number and the stream
+//! goes on; the exit code is then 1.
+//!
+//! Error messages never contain argument values.
+
+use std::io::{BufRead, Read, Write};
+use std::sync::Arc;
+
+use serde_json::{json, Value};
+use stpc_runtime::audit::{AuditRecord, AuditSink, JsonLinesSink};
+use stpc_runtime::error::AuditError;
+use stpc_runtime::{Decided, Engine, Monitor, Outcome as RtOutcome, Promoted, Table};
+use stpc_tables::event::{self, EventInput};
+
+use crate::{output, Format, Global, Outcome};
+
+/// Arguments of `stpc decide`.
+#[derive(clap::Args, Debug)]
+pub struct DecideArgs {
+    /// The compiled table (`stpc compile -o TABLE.json`).
+    #[arg(long, value_name = "TABLE")]
+    pub table: String,
+    /// The event (JSON); `-` reads standard input.
+    #[arg(value_name = "EVENT", required_unless_present = "stream")]
+    pub event: Option<String>,
+    /// Read one event per line (JSON lines) from EVENT, or standard input,
+    /// and write one decision per line.
+    #[arg(long)]
+    pub stream: bool,
+    /// Append the monitor's audit records (JSON lines) to this file.
+    #[arg(long, value_name = "FILE")]
+    pub audit: Option<String>,
+}
+
+/// An audit sink that keeps nothing (the default: `decide` prints decisions).
+struct Discard;
+
+impl AuditSink for Discard {
+    fn record(&mut self, _rec: &AuditRecord) -> Result<(), AuditError> {
+        Ok(())
+    }
+}
+
+/// Read a file or standard input.
+fn read_input(path: &str) -> Result<Vec<u8>, String> {
+    if path == "-" {
+        let mut buf = Vec::new();
+        std::io::stdin()
+            .read_to_end(&mut buf)
+            .map_err(|e| format!("cannot read standard input: {e}"))?;
+        Ok(buf)
+    } else {
+        std::fs::read(path).map_err(|e| format!("cannot read `{path}`: {e}"))
+    }
+}
+
+/// Load and verify a table; the message says why it was refused.
+pub fn load_table(path: &str) -> Result<Table, String> {
+    let bytes = read_input(path)?;
+    Table::from_json(&bytes).map_err(|e| format!("cannot load table `{}`: {e}", display(path)))
+}
+
+/// A path as messages name it (`<stdin>` for `-`).
+fn display(path: &str) -> &str {
+    if path == "-" {
+        "<stdin>"
+    } else {
+        path
+    }
+}
+
+/// A table from a table file (`.json`, or any file whose first non-blank
+/// byte is `{`) or compiled from a contract (`.stpc`). Diagnostics of a
+/// contract that does not compile are printed; the error is then the outcome
+/// to exit with.
+pub fn table_or_contract(
+    global: &Global,
+    path: &str,
+    contract: Option<&str>,
+) -> Result<Table, Outcome> {
+    let bytes = read_input(path).map_err(|m| {
+        output::fail(global, &m);
+        Outcome::Failure
+    })?;
+    let is_table =
+        path.ends_with(".json") || bytes.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{');
+    if is_table {
+        return Table::from_json(&bytes).map_err(|e| {
+            output::fail(
+                global,
+                &format!("cannot load table `{}`: {e}", display(path)),
+            );
+            Outcome::Failure
+        });
+    }
+    let mut map = stpc_compiler::SourceMap::new();
+    let mut diagnostics = stpc_compiler::Diagnostics::new();
+    let name = display(path);
+    let Ok(text) = String::from_utf8(bytes) else {
+        output::fail(global, &format!("`{name}` is not UTF-8"));
+        return Err(Outcome::Failure);
+    };
+    let id = map.add(name, text);
+    let options = stpc_compiler::CompileOptions {
+        contract: contract.map(str::to_owned),
+        params: Vec::new(),
+    };
+    let mut loader = |p: &str| std::fs::read_to_string(p).ok();
+    let table = stpc_compiler::compile(&mut map, &[id], &mut loader, &options, &mut diagnostics);
+    let errors = diagnostics.has_errors();
+    if errors {
+        output::emit(global, &map, &diagnostics.sorted());
+    }
+    match table {
+        Some(t) if !errors => Ok(t),
+        _ => Err(Outcome::Problems),
+    }
+}
+
+/// A monitor over the table with a stub for every declared substitute (the
+/// CLI has no real ones: the stub's result names the substitute).
+fn monitor(table: Table, audit: Option<&str>) -> Result<Monitor, String> {
+    let engine =
+        Engine::new(Arc::new(table)).map_err(|e| format!("cannot compile the table: {e}"))?;
+    let sink: Box<dyn AuditSink + Send> = match audit {
+        Some(path) => Box::new(
+            JsonLinesSink::open(path)
+                .map_err(|e| format!("cannot open audit file `{path}`: {e}"))?,
+        ),
+        None => Box::new(Discard),
+    };
+    let names: Vec<String> = engine
+        .table()
+        .substitutes
+        .iter()
+        .map(|s| s.name.clone())
+        .collect();
+    let mut m = Monitor::with_engine(Arc::new(engine), sink);
+    for name in names {
+        let n = name.clone();
+        m.register_substitute(name, Box::new(move |_| json!({"substitute": n})));
+    }
+    Ok(m)
+}
+
+/// One session: a monitor and its current task.
+struct Session {
+    monitor: Monitor,
+    task: Option<String>,
+}
+
+impl Session {
+    fn ensure_task(&mut self, task: Option<&str>) -> Result<(), String> {
+        let wanted = task.unwrap_or("stream");
+        if self.task.as_deref() == Some(wanted) {
+            return Ok(());
+        }
+        if self.task.is_some() {
+            self.monitor.end_task().map_err(|e| e.to_string())?;
+        }
+        self.monitor.begin_task(wanted).map_err(|e| e.to_string())?;
+        self.task = Some(wanted.to_owned());
+        Ok(())
+    }
+
+    /// Decide one event and describe the result.
+    fn decide(&mut self, ev: &EventInput) -> Result<Value, String> {
+        if ev.labels.is_some() || !ev.budgets_exhausted.is_empty() {
+            return Err(
+                "`labels` and `budgets_exhausted` are read by `stpc explain --event`, not by `decide` (its monitor labels and counts)"
+                    .to_owned(),
+            );
+        }
+        self.ensure_task(ev.task.as_deref())?;
+        let engine = Arc::clone(self.monitor.engine());
+        let table = engine.table();
+        // The cell, from the same inputs the monitor is about to use.
+        let labels = event::labels_of(&engine, ev)?;
+        let budgets: Vec<bool> = table
+            .budgets
+            .iter()
+            .enumerate()
+            .map(|(i, b)| self.monitor.budget_used(i).is_none_or(|u| u >= b.limit))
+            .collect();
+        let field_refs: Vec<(&str, u32)> = labels
+            .fields
+            .iter()
+            .map(|(f, l)| (f.as_str(), *l))
+            .collect();
+        let q = event::query(ev, &labels, &field_refs, &budgets);
+        let cell = engine.decider().decide(&q);
+        let decided = self
+            .monitor
+            .submit(ev.proposed())
+            .map_err(|e| e.to_string())?;
+        let mut out = self.describe(decided, cell.cell, cell.rule_id)?;
+        if let Value::Object(m) = &mut out {
+            // Fields a REWRITE changed: names only.
+            let changed: Vec<String> = match (m.get("args"), &ev.args) {
+                (Some(Value::Object(after)), Value::Object(before)) => after
+                    .iter()
+                    .filter(|(k, v)| before.get(*k) != Some(*v))
+                    .map(|(k, _)| k.clone())
+                    .collect(),
+                _ => Vec::new(),
+            };
+            m.insert("transformed".into(), json!(changed));
+            m.insert("labels".into(), json!(labels.names(table)));
+            if let Some(id) = &ev.id {
+                m.insert("id".into(), id.clone());
+            }
+        }
+        Ok(out)
+    }
+
+    /// The JSON of a decision; dispatches a ticket (and completes it) so the
+    /// audit trail is whole.
+    fn describe(
+        &mut self,
+        decided: Decided,
+        cell: Option<u32>,
+        cell_rule: u32,
+    ) -> Result<Value, String> {
+        let action = decided.action();
+        let rule_id = decided.rule_id();
+        let rule_name = decided.rule_name().to_owned();
+        let reason = decided.reason().code();
+        let seq = decided.seq();
+        let mut args = Value::Null;
+        let mut substitute = Value::Null;
+        match decided.into_outcome() {
+            RtOutcome::Dispatch(ticket) => {
+                let sent = ticket.dispatch();
+                if action == stpc_runtime::Action::Rewrite {
+                    args = sent.call().args().clone();
+                }
+                self.monitor.complete(sent).map_err(|e| e.to_string())?;
+            }
+            RtOutcome::Shadowed(s) => substitute = Value::String(s.substitute().to_owned()),
+            RtOutcome::Deferred(_) | RtOutcome::Blocked(_) => {}
+        }
+        Ok(json!({
+            "seq": seq,
+            "action": action.as_str(),
+            "rule_id": rule_id,
+            "rule_name": rule_name,
+            "cell": if cell_rule == rule_id { cell.map_or(Value::Null, Value::from) } else { Value::Null },
+            "reason": reason,
+            "args": args,
+            "substitute": substitute,
+        }))
+    }
+
+    fn promote(&mut self, branch: &str) -> Result<Vec<Value>, String> {
+        self.ensure_task(self.task.clone().as_deref())?;
+        let promoted = self.monitor.promote(branch).map_err(|e| e.to_string())?;
+        let mut out = Vec::new();
+        for p in promoted {
+            let mut v = match p {
+                Promoted::Decided(d) => self.describe(d, None, u32::MAX)?,
+                Promoted::Reused(s) => json!({
+                    "seq": s.seq(), "action": "shadow", "reason": "reused", "substitute": s.substitute(),
+                }),
+            };
+            if let Value::Object(m) = &mut v {
+                m.insert("promoted".into(), Value::String(branch.to_owned()));
+            }
+            out.push(v);
+        }
+        Ok(out)
+    }
+}
+
+fn print_line(v: &Value) -> bool {
+    let mut stdout = std::io::stdout().lock();
+    writeln!(stdout, "{v}")
+        .and_then(|()| stdout.flush())
+        .is_ok()
+}
+
+/// Runs `stpc decide`.
+pub fn run(global: &Global, args: DecideArgs) -> Outcome {
+    if args.event.as_deref() == Some("-") && args.table == "-" {
+        output::fail(
+            global,
+            "the table and the event cannot both be read from standard input",
+        );
+        return Outcome::Failure;
+    }
+    let table = match load_table(&args.table) {
+        Ok(t) => t,
+        Err(message) => {
+            output::fail(global, &message);
+            return Outcome::Failure;
+        }
+    };
+    let monitor = match monitor(table, args.audit.as_deref()) {
+        Ok(m) => m,
+        Err(message) => {
+            output::fail(global, &message);
+            return Outcome::Failure;
+        }
+    };
+    let mut session = Session {
+        monitor,
+        task: None,
+    };
+    if args.stream {
+        return stream(global, &mut session, args.event.as_deref().unwrap_or("-"));
+    }
+    let path = args.event.as_deref().unwrap_or("-");
+    let text = match read_input(path)
+        .and_then(|b| String::from_utf8(b).map_err(|_| format!("`{path}` is not UTF-8")))
+    {
+        Ok(t) => t,
+        Err(message) => {
+            output::fail(global, &message);
+            return Outcome::Failure;
+        }
+    };
+    let result = EventInput::parse(&text).and_then(|ev| session.decide(&ev));
+    match result {
+        Ok(v) => {
+            let text = if global.format == Format::Human {
+                serde_json::to_string_pretty(&v).unwrap_or_else(|_| v.to_string())
+            } else {
+                v.to_string()
+            };
+            println!("{text}");
+            Outcome::Success
+        }
+        Err(message) => {
+            output::fail(global, &message);
+            Outcome::Failure
+        }
+    }
+}
+
+/// A control line: `{"promote": "b"}` or `{"abandon": "b"}`.
+fn control(line: &str) -> Option<(String, String)> {
+    let v: Value = serde_json::from_str(line).ok()?;
+    let m = v.as_object()?;
+    if m.len() != 1 {
+        return None;
+    }
+    let (k, b) = m.iter().next()?;
+    (k == "promote" || k == "abandon").then(|| Some((k.clone(), b.as_str()?.to_owned())))?
+}
+
+fn stream(global: &Global, session: &mut Session, path: &str) -> Outcome {
+    let reader: Box<dyn BufRead> = if path == "-" {
+        Box::new(std::io::BufReader::new(std::io::stdin()))
+    } else {
+        match std::fs::File::open(path) {
+            Ok(f) => Box::new(std::io::BufReader::new(f)),
+            Err(e) => {
+                output::fail(global, &format!("cannot read `{path}`: {e}"));
+                return Outcome::Failure;
+            }
+        }
+    };
+    let mut failed = 0usize;
+    for (i, line) in reader.split(b'\n').enumerate() {
+        let n = i + 1;
+        let line = match line {
+            Ok(l) => l,
+            Err(e) => {
+                output::fail(global, &format!("cannot read line {n}: {e}"));
+                return Outcome::Failure;
+            }
+        };
+        let Ok(line) = String::from_utf8(line) else {
+            failed += 1;
+            print_line(&json!({"line": n, "error": "the line is not UTF-8"}));
+            continue;
+        };
+        let line = line.trim();
+        if line.is_empty() {
+            continue;
+        }
+        let results = match control(line) {
+            Some((kind, branch)) if kind == "promote" => session.promote(&branch),
+            Some((_, branch)) => session
+                .ensure_task(session.task.clone().as_deref())
+                .and_then(|()| session.monitor.abandon(&branch).map_err(|e| e.to_string()))
+                .map(|dropped| vec![json!({"abandoned": branch, "dropped": dropped})]),
+            None => EventInput::parse(line)
+                .and_then(|ev| session.decide(&ev))
+                .map(|v| vec![v]),
+        };
+        match results {
+            Ok(values) => {
+                for mut v in values {
+                    if let Value::Object(m) = &mut v {
+                        m.insert("line".into(), Value::from(n));
+                    }
+                    if !print_line(&v) {
+                        return Outcome::Failure;
+                    }
+                }
+            }
+            Err(message) => {
+                failed += 1;
+                if !print_line(&json!({"line": n, "error": message})) {
+                    return Outcome::Failure;
+                }
+            }
+        }
+    }
+    if failed > 0 {
+        eprintln!("error: {failed} line(s) could not be decided");
+        Outcome::Problems
+    } else {
+        Outcome::Success
+    }
+}

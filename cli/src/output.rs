@@ -1,0 +1,144 @@
+//! Shared CLI plumbing: reading inputs, colour, printing diagnostics,
+//! atomic writes.
+
+use crate::{ColorChoice, Format, Global};
+use codespan_reporting::term::termcolor::{ColorChoice as TermColor, StandardStream};
+use std::io::{IsTerminal, Read, Write};
+use std::path::Path;
+use stpc_compiler::diagnostics::{github, render, sarif};
+use stpc_compiler::{Diagnostic, Diagnostics, FileId, SourceMap};
+
+/// Reads a path (or stdin for `-`) into the source map.
+///
+/// Invalid UTF-8 is reported as `E0112` and the file is not added for
+/// parsing. An unreadable file is an operational error, returned as text.
+pub fn read_source(
+    path: &str,
+    map: &mut SourceMap,
+    diagnostics: &mut Diagnostics,
+) -> Result<Option<FileId>, String> {
+    let (name, bytes) = if path == "-" {
+        let mut buf = Vec::new();
+        std::io::stdin()
+            .read_to_end(&mut buf)
+            .map_err(|e| format!("cannot read standard input: {e}"))?;
+        ("<stdin>".to_string(), buf)
+    } else {
+        let bytes = std::fs::read(path).map_err(|e| format!("cannot read `{path}`: {e}"))?;
+        (path.to_string(), bytes)
+    };
+    match std::str::from_utf8(&bytes) {
+        Ok(text) => Ok(Some(map.add(name, text))),
+        Err(_) => {
+            // Keep a lossy copy so the diagnostic can show where the bad byte is.
+            let lossy = String::from_utf8_lossy(&bytes).into_owned();
+            let id = map.add(name, lossy);
+            let _ = stpc_compiler::syntax::decode(id, &bytes, diagnostics);
+            Ok(None)
+        }
+    }
+}
+
+fn use_color(choice: ColorChoice) -> bool {
+    match choice {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto => {
+            std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+                && std::io::stderr().is_terminal()
+        }
+    }
+}
+
+/// Prints diagnostics: human text to stderr; json, sarif and github to stdout.
+///
+/// Call it once per command with every diagnostic: a SARIF log is one
+/// document, so a second call would print a second log.
+pub fn emit(global: &Global, map: &SourceMap, diagnostics: &[Diagnostic]) {
+    match global.format {
+        Format::Human => {
+            let choice = if use_color(global.color) {
+                TermColor::Always
+            } else {
+                TermColor::Never
+            };
+            let mut stderr = StandardStream::stderr(choice);
+            let _ = render::human(&mut stderr, map, diagnostics);
+        }
+        Format::Json => {
+            let _ = std::io::stdout().write_all(render::json_lines(map, diagnostics).as_bytes());
+        }
+        Format::Sarif => {
+            let root = current_dir();
+            let options = sarif::SarifOptions {
+                root: root.as_deref(),
+                failure: None,
+            };
+            let _ = std::io::stdout()
+                .write_all(sarif::log_string(map, diagnostics, &options).as_bytes());
+        }
+        Format::Github => {
+            let _ = std::io::stdout().write_all(github::lines(map, diagnostics).as_bytes());
+        }
+    }
+}
+
+/// The working directory as text, to make SARIF artifact paths relative.
+fn current_dir() -> Option<String> {
+    std::env::current_dir()
+        .ok()
+        .map(|d| d.to_string_lossy().into_owned())
+}
+
+/// Prints an operational error (no source location).
+pub fn fail(global: &Global, message: &str) {
+    match global.format {
+        Format::Human => eprintln!("error: {message}"),
+        Format::Json => {
+            let v = serde_json::json!({"code": null, "severity": "error", "message": message,
+                "help": null, "notes": [], "labels": []});
+            println!("{v}");
+        }
+        Format::Sarif => {
+            let root = current_dir();
+            let options = sarif::SarifOptions {
+                root: root.as_deref(),
+                failure: Some(message),
+            };
+            print!("{}", sarif::log_string(&SourceMap::new(), &[], &options));
+        }
+        Format::Github => print!("{}", github::failure(message)),
+    }
+}
+
+/// Writes a file atomically: a temporary file beside it, then a rename.
+///
+/// A symbolic link is followed, so the file it points to is replaced, not
+/// the link; an existing file keeps its permissions.
+pub fn write_atomic(path: &Path, contents: &[u8]) -> std::io::Result<()> {
+    let resolved = std::fs::canonicalize(path).ok();
+    let path = resolved.as_deref().unwrap_or(path);
+    let permissions = std::fs::metadata(path).ok().map(|m| m.permissions());
+    let dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let tmp = dir.join(format!(".{name}.stpc-tmp-{}", std::process::id()));
+    let result = (|| {
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(contents)?;
+        if let Some(permissions) = permissions {
+            f.set_permissions(permissions)?;
+        }
+        f.sync_all()?;
+        std::fs::rename(&tmp, path)
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result
+}

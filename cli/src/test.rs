@@ -1,0 +1,347 @@
+//! `stpc test PATH...`: compile every contract in the given files (and in
+//! the `*.stpc` files under the given directories) and run its `test` blocks
+//! against the compiled table, reporting each test with the cell and rule
+//! that decided it.
+//!
+//! Exit code: 0 when every test passes, 1 when a test fails or a contract
+//! does not compile, 2 on an I/O failure. `--format json` prints one object
+//! per test and a final summary; `sarif` and `github` report failing tests
+//! (with the test block's location) alongside any compile diagnostics.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::{json, Value};
+use stpc_compiler::diagnostics::{github, sarif};
+use stpc_compiler::{CompileOptions, Diagnostic, Diagnostics, SourceMap, Span};
+use stpc_tables::contract_tests::{run_tests, TestOutcome};
+
+use crate::{output, Format, Global, Outcome};
+
+/// Arguments of `stpc test`.
+#[derive(clap::Args, Debug)]
+pub struct TestArgs {
+    /// Contract files, or directories searched for `*.stpc`; `-` reads
+    /// standard input.
+    #[arg(required = true, value_name = "PATH")]
+    pub paths: Vec<String>,
+    /// Run only the tests whose name contains this text.
+    #[arg(long, value_name = "TEXT")]
+    pub filter: Option<String>,
+}
+
+/// Every `*.stpc` file under `dir`, sorted, skipping hidden entries.
+fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)?
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| {
+            !p.file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with('.'))
+        })
+        .collect();
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            walk(&p, out)?;
+        } else if p.extension().is_some_and(|e| e == "stpc") {
+            out.push(p);
+        }
+    }
+    Ok(())
+}
+
+fn files(paths: &[String]) -> Result<Vec<String>, String> {
+    let mut out = Vec::new();
+    for p in paths {
+        let path = Path::new(p);
+        if p != "-" && path.is_dir() {
+            let mut found = Vec::new();
+            walk(path, &mut found).map_err(|e| format!("cannot read directory `{p}`: {e}"))?;
+            out.extend(found.into_iter().map(|f| f.to_string_lossy().into_owned()));
+        } else {
+            out.push(p.clone());
+        }
+    }
+    Ok(out)
+}
+
+/// One test's result with where it lives.
+struct Ran {
+    file: String,
+    contract: String,
+    outcome: TestOutcome,
+}
+
+fn expected_text(o: &TestOutcome) -> String {
+    match &o.expected_rule {
+        Some((id, name)) => format!("{} by rule {id} `{name}`", o.expected.as_str()),
+        None => o.expected.as_str().to_owned(),
+    }
+}
+
+fn got_text(o: &TestOutcome) -> String {
+    let cell = o.cell.map_or_else(
+        || "no cell: failed closed".to_owned(),
+        |c| format!("cell {c}"),
+    );
+    format!(
+        "{} by rule {} `{}` ({cell})",
+        o.action.as_str(),
+        o.rule_id,
+        o.rule_name
+    )
+}
+
+fn labels_text(o: &TestOutcome) -> String {
+    let mut parts = vec![
+        format!("args {}", o.labels.args),
+        format!("destination {}", o.labels.destination),
+    ];
+    parts.extend(o.labels.fields.iter().map(|(f, l)| format!("{f}: {l}")));
+    parts.join(", ")
+}
+
+fn line_of(map: &SourceMap, span: Span) -> (usize, usize) {
+    map.get(span.file)
+        .map_or((1, 1), |f| f.line_col(span.start as usize))
+}
+
+fn json_of(map: &SourceMap, r: &Ran) -> Value {
+    let o = &r.outcome;
+    let (line, column) = line_of(map, o.span);
+    json!({
+        "file": r.file,
+        "line": line,
+        "column": column,
+        "contract": r.contract,
+        "test": o.name,
+        "passed": o.passed,
+        "expected": {
+            "action": o.expected.as_str(),
+            "rule_id": o.expected_rule.as_ref().map(|(id, _)| *id),
+            "rule_name": o.expected_rule.as_ref().map(|(_, n)| n.clone()),
+        },
+        "got": {
+            "action": o.action.as_str(),
+            "rule_id": o.rule_id,
+            "rule_name": o.rule_name,
+            "cell": o.cell,
+        },
+        "labels": o.labels,
+    })
+}
+
+fn failure_message(r: &Ran) -> String {
+    format!(
+        "test \"{}\" of contract `{}` failed: expected {}, got {}",
+        r.outcome.name,
+        r.contract,
+        expected_text(&r.outcome),
+        got_text(&r.outcome)
+    )
+}
+
+fn github_line(map: &SourceMap, r: &Ran) -> String {
+    let (line, col) = line_of(map, r.outcome.span);
+    format!(
+        "::error file={},line={line},col={col},title=stpc test::{}",
+        github::escape_property(&r.file),
+        github::escape_data(&failure_message(r))
+    )
+}
+
+fn sarif_log(map: &SourceMap, diagnostics: &[Diagnostic], failed: &[&Ran]) -> String {
+    let root = std::env::current_dir()
+        .ok()
+        .map(|d| d.to_string_lossy().into_owned());
+    let options = sarif::SarifOptions {
+        root: root.as_deref(),
+        failure: None,
+    };
+    let mut log = sarif::log(map, diagnostics, &options);
+    if let Some(run) = log.get_mut("runs").and_then(|r| r.get_mut(0)) {
+        if !failed.is_empty() {
+            if let Some(Value::Array(rules)) = run.pointer_mut("/tool/driver/rules") {
+                rules.push(json!({
+                    "id": "stpc-test",
+                    "name": "ContractTestFailed",
+                    "shortDescription": {"text": "a contract test failed"},
+                    "defaultConfiguration": {"level": "error"},
+                }));
+            }
+        }
+        let index = run
+            .pointer("/tool/driver/rules")
+            .and_then(Value::as_array)
+            .map_or(0, |r| r.len().saturating_sub(1));
+        if let Some(Value::Array(results)) = run.get_mut("results") {
+            for r in failed {
+                let (line, column) = line_of(map, r.outcome.span);
+                results.push(json!({
+                    "ruleId": "stpc-test",
+                    "ruleIndex": index,
+                    "level": "error",
+                    "message": {"text": failure_message(r)},
+                    "locations": [{"physicalLocation": {
+                        "artifactLocation": {"uri": sarif::artifact_uri(&r.file, root.as_deref())},
+                        "region": {"startLine": line, "startColumn": column},
+                    }}],
+                }));
+            }
+        }
+    }
+    let mut text = serde_json::to_string_pretty(&log).unwrap_or_default();
+    text.push('\n');
+    text
+}
+
+/// Runs `stpc test`.
+pub fn run(global: &Global, args: TestArgs) -> Outcome {
+    let files = match files(&args.paths) {
+        Ok(f) => f,
+        Err(message) => {
+            output::fail(global, &message);
+            return Outcome::Failure;
+        }
+    };
+    let mut map = SourceMap::new();
+    let mut diagnostics = Diagnostics::new();
+    let mut ran: Vec<Ran> = Vec::new();
+    let mut broken = 0usize;
+    let mut loader = |p: &str| std::fs::read_to_string(p).ok();
+    for path in &files {
+        let mut file_diagnostics = Diagnostics::new();
+        let root = match output::read_source(path, &mut map, &mut file_diagnostics) {
+            Ok(Some(id)) => id,
+            Ok(None) => {
+                broken += 1;
+                diagnostics.extend(file_diagnostics.sorted());
+                continue;
+            }
+            Err(message) => {
+                output::fail(global, &message);
+                return Outcome::Failure;
+            }
+        };
+        let program = stpc_compiler::check(&mut map, &[root], &mut loader, &mut file_diagnostics);
+        if file_diagnostics.has_errors() {
+            broken += 1;
+            diagnostics.extend(file_diagnostics.sorted());
+            continue;
+        }
+        let name = map
+            .get(root)
+            .map_or_else(|| path.clone(), |f| f.name().to_owned());
+        for contract in program.contracts.iter().filter(|c| c.span.file == root) {
+            let options = CompileOptions {
+                contract: Some(contract.name.clone()),
+                params: Vec::new(),
+            };
+            let mut cd = Diagnostics::new();
+            let table = stpc_compiler::compile_program(&program, &[root], &options, &mut cd);
+            let errors = cd.has_errors();
+            let table = match table {
+                Some(t) if !errors => t,
+                _ => {
+                    broken += 1;
+                    diagnostics.extend(
+                        cd.sorted()
+                            .into_iter()
+                            .filter(|d| d.severity == stpc_compiler::Severity::Error),
+                    );
+                    continue;
+                }
+            };
+            match run_tests(&program, contract, table) {
+                Ok(outcomes) => ran.extend(
+                    outcomes
+                        .into_iter()
+                        .filter(|o| args.filter.as_deref().is_none_or(|f| o.name.contains(f)))
+                        .map(|outcome| Ran {
+                            file: name.clone(),
+                            contract: contract.name.clone(),
+                            outcome,
+                        }),
+                ),
+                Err(e) => {
+                    output::fail(
+                        global,
+                        &format!("cannot load the table of `{}`: {e}", contract.name),
+                    );
+                    return Outcome::Failure;
+                }
+            }
+        }
+    }
+    let failed: Vec<&Ran> = ran.iter().filter(|r| !r.outcome.passed).collect();
+    let passed = ran.len() - failed.len();
+    let sorted = diagnostics.sorted();
+    match global.format {
+        Format::Human => {
+            output::emit(global, &map, &sorted);
+            print_human(&map, &ran, &failed, passed, broken);
+        }
+        Format::Json => {
+            output::emit(global, &map, &sorted);
+            for r in &ran {
+                println!("{}", json_of(&map, r));
+            }
+            println!(
+                "{}",
+                json!({"summary": {"passed": passed, "failed": failed.len(), "broken_files": broken}})
+            );
+        }
+        Format::Github => {
+            output::emit(global, &map, &sorted);
+            for r in &failed {
+                println!("{}", github_line(&map, r));
+            }
+        }
+        Format::Sarif => print!("{}", sarif_log(&map, &sorted, &failed)),
+    }
+    if failed.is_empty() && broken == 0 {
+        Outcome::Success
+    } else {
+        Outcome::Problems
+    }
+}
+
+fn print_human(map: &SourceMap, ran: &[Ran], failed: &[&Ran], passed: usize, broken: usize) {
+    for r in ran {
+        let verdict = if r.outcome.passed { "ok" } else { "FAILED" };
+        println!(
+            "test {}::{} \"{}\" ... {verdict} ({})",
+            r.file,
+            r.contract,
+            r.outcome.name,
+            got_text(&r.outcome)
+        );
+    }
+    if !failed.is_empty() {
+        println!("\nfailures:");
+        for r in failed {
+            let (line, col) = line_of(map, r.outcome.span);
+            println!(
+                "\n---- {}:{line}:{col} {} \"{}\" ----",
+                r.file, r.contract, r.outcome.name
+            );
+            println!("  expected: {}", expected_text(&r.outcome));
+            println!("  got:      {}", got_text(&r.outcome));
+            println!("  labels:   {}", labels_text(&r.outcome));
+        }
+    }
+    let status = if failed.is_empty() && broken == 0 {
+        "ok"
+    } else {
+        "FAILED"
+    };
+    let broken = if broken > 0 {
+        format!("; {broken} file(s) or contract(s) did not compile")
+    } else {
+        String::new()
+    };
+    println!(
+        "\ntest result: {status}. {passed} passed; {} failed{broken}",
+        failed.len()
+    );
+}

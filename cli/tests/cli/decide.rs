@@ -1,0 +1,358 @@
+//! `stpc decide`, `stpc explain --table --event`, `stpc vectors` and
+//! `stpc diff` as processes: outputs (snapshots with the temporary directory
+//! and digests filtered) and exit codes (0 ok, 1 problems, 2 usage or I/O
+//! failure or a refused table).
+
+use crate::support::{settings, stpc, workspace, SEARCH};
+
+const TOPICAL_SPECULATIVE: &str = r#"{"tool": "search", "args": {"q": "eviction notice for jane@example.com"}, "destination": "search.example", "mode": "speculative", "confidence": 0.9, "branch": "b1"}"#;
+
+#[test]
+fn decide_one_event_from_a_file() {
+    let dir = workspace();
+    std::fs::write(
+        dir.path().join("event.json"),
+        r#"{"tool": "search", "args": {"q": "eviction notice for jane@example.com"}, "destination": "engine"}"#,
+    )
+    .unwrap();
+    let run = stpc(
+        dir.path(),
+        &["decide", "--table", "search.table.json", "event.json"],
+        "",
+    );
+    assert_eq!(run.code, 0);
+    settings(dir.path()).bind(|| insta::assert_snapshot!("decide_rewrite", run.transcript()));
+}
+
+#[test]
+fn decide_one_event_from_stdin_as_json() {
+    let dir = workspace();
+    let run = stpc(
+        dir.path(),
+        &[
+            "decide",
+            "--format",
+            "json",
+            "--table",
+            "search.table.json",
+            "-",
+        ],
+        TOPICAL_SPECULATIVE,
+    );
+    assert_eq!(run.code, 0);
+    settings(dir.path()).bind(|| insta::assert_snapshot!("decide_shadow_json", run.transcript()));
+}
+
+#[test]
+fn decide_accepts_openai_style_arguments() {
+    let dir = workspace();
+    let event = r#"{"name": "search", "arguments": "{\"q\": \"weather\"}", "destination": "https://search.example/q"}"#;
+    let run = stpc(
+        dir.path(),
+        &[
+            "decide",
+            "--format",
+            "json",
+            "--table",
+            "search.table.json",
+            "-",
+        ],
+        event,
+    );
+    assert_eq!(run.code, 0, "{}", run.transcript());
+    let v: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(v["action"], "allow");
+    assert_eq!(v["labels"]["fields"]["q"], "public");
+}
+
+#[test]
+fn decide_streams_one_decision_per_line_and_keeps_going() {
+    let dir = workspace();
+    let stream = [
+        // Budget `topical` allows two sensitive dispatches per task.
+        r#"{"tool": "search", "args": {"q": "a lawsuit"}, "destination": "engine"}"#,
+        r#"{"tool": "search", "args": {"q": "an eviction"}, "destination": "engine"}"#,
+        r#"{"tool": "search", "args": {"q": "another lawsuit"}, "destination": "engine", "id": 3}"#,
+        "not json at all",
+        r#"{"tool": "search", "args": {"q": "eviction"}, "destination": "engine", "mode": "speculative", "confidence": 0.2, "branch": "b7"}"#,
+        r#"{"tool": "search", "args": "{\"q\": \"my secret", "destination": "engine"}"#,
+        r#"{"promote": "b7"}"#,
+        r#"{"tool": "search", "args": {"q": "weather"}, "destination": "engine", "mode": "speculative", "confidence": 0.1, "branch": "b8"}"#,
+        r#"{"abandon": "b8"}"#,
+        "",
+        // A new task: the budget is available again.
+        r#"{"tool": "search", "args": {"q": "a lawsuit"}, "destination": "engine", "task": "t2"}"#,
+        r#"{"tool": "nope", "args": {}, "destination": "engine", "task": "t2"}"#,
+        r#"{"tool": "search", "destination": "engine", "confidance": 0.5}"#,
+    ]
+    .join("\n");
+    let run = stpc(
+        dir.path(),
+        &["decide", "--table", "search.table.json", "--stream"],
+        &stream,
+    );
+    assert_eq!(run.code, 1);
+    assert!(
+        !run.stdout.contains("secret"),
+        "no argument values in errors"
+    );
+    settings(dir.path()).bind(|| insta::assert_snapshot!("decide_stream", run.transcript()));
+}
+
+#[test]
+fn decide_refuses_a_tampered_table() {
+    let dir = workspace();
+    let path = dir.path().join("search.table.json");
+    let text = std::fs::read_to_string(&path).unwrap();
+    std::fs::write(&path, text.replacen("\"ghost\"", "\"ghosT\"", 1)).unwrap();
+    let run = stpc(
+        dir.path(),
+        &["decide", "--table", "search.table.json", "-"],
+        TOPICAL_SPECULATIVE,
+    );
+    assert_eq!(run.code, 2);
+    settings(dir.path())
+        .bind(|| insta::assert_snapshot!("decide_tampered_table", run.transcript()));
+    let run = stpc(
+        dir.path(),
+        &["decide", "--table", "missing.json", "-"],
+        TOPICAL_SPECULATIVE,
+    );
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr.starts_with("error: cannot read `missing.json`"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn decide_reports_bad_events_without_their_values() {
+    let dir = workspace();
+    let bad = r#"{"tool": "search", "destination": "engine", "confidence": "very secret"}"#;
+    let run = stpc(
+        dir.path(),
+        &["decide", "--table", "search.table.json", "-"],
+        bad,
+    );
+    assert_eq!(run.code, 2);
+    assert!(!run.stderr.contains("secret"), "{}", run.stderr);
+    let pinned = r#"{"tool": "search", "destination": "engine", "labels": {"args": "public"}}"#;
+    let run2 = stpc(
+        dir.path(),
+        &["decide", "--table", "search.table.json", "-"],
+        pinned,
+    );
+    assert_eq!(run2.code, 2);
+    let usage = stpc(dir.path(), &["decide", "--table", "search.table.json"], "");
+    assert_eq!(usage.code, 2);
+    settings(dir.path()).bind(|| {
+        insta::assert_snapshot!(
+            "decide_bad_events",
+            format!(
+                "{}\n{}\n{}",
+                run.transcript(),
+                run2.transcript(),
+                usage.transcript()
+            )
+        )
+    });
+}
+
+#[test]
+fn explain_shows_the_cell_and_the_tested_dimensions() {
+    let dir = workspace();
+    std::fs::write(dir.path().join("event.json"), TOPICAL_SPECULATIVE).unwrap();
+    let human = stpc(
+        dir.path(),
+        &[
+            "explain",
+            "--table",
+            "search.table.json",
+            "--event",
+            "event.json",
+        ],
+        "",
+    );
+    assert_eq!(human.code, 0);
+    let pinned = r#"{"tool": "search", "destination": "engine", "labels": {"args": "sensitive", "destination": "open"}, "budgets_exhausted": ["topical"]}"#;
+    let json = stpc(
+        dir.path(),
+        &[
+            "explain",
+            "--format",
+            "json",
+            "--table",
+            "search.table.json",
+            "--event",
+            "-",
+        ],
+        pinned,
+    );
+    assert_eq!(json.code, 0);
+    let unknown = r#"{"tool": "search", "destination": "engine", "budgets_exhausted": ["nope"]}"#;
+    let bad = stpc(
+        dir.path(),
+        &["explain", "--table", "search.table.json", "--event", "-"],
+        unknown,
+    );
+    assert_eq!(bad.code, 2);
+    let code = stpc(dir.path(), &["explain", "E0101"], "");
+    assert_eq!(code.code, 0, "codes are still explained");
+    settings(dir.path()).bind(|| {
+        insta::assert_snapshot!(
+            "explain_event",
+            format!(
+                "{}\n{}\n{}",
+                human.transcript(),
+                json.transcript(),
+                bad.transcript()
+            )
+        )
+    });
+}
+
+#[test]
+fn vectors_are_written_beside_the_table_or_to_stdout() {
+    let dir = workspace();
+    let run = stpc(
+        dir.path(),
+        &[
+            "compile",
+            "search.stpc",
+            "-o",
+            "out.table.json",
+            "--emit",
+            "vectors",
+        ],
+        "",
+    );
+    assert_eq!(run.code, 0, "{}", run.transcript());
+    let beside = std::fs::read_to_string(dir.path().join("out.vectors.jsonl")).unwrap();
+    let stdout = stpc(dir.path(), &["vectors", "search.table.json"], "");
+    assert_eq!(stdout.code, 0);
+    assert_eq!(stdout.stdout, beside, "the same vectors either way");
+    let from_source = stpc(dir.path(), &["vectors", "search.stpc", "-o", "v.jsonl"], "");
+    assert_eq!(from_source.code, 0);
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("v.jsonl")).unwrap(),
+        beside
+    );
+    let header: serde_json::Value = serde_json::from_str(beside.lines().next().unwrap()).unwrap();
+    assert_eq!(header["kind"], "header");
+    assert_eq!(header["contract"], "search_policy");
+    let kinds: std::collections::BTreeSet<String> = beside
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<serde_json::Value>(l).unwrap()["kind"]
+                .as_str()
+                .unwrap()
+                .to_owned()
+        })
+        .collect();
+    assert_eq!(
+        kinds.into_iter().collect::<Vec<_>>(),
+        [
+            "decide",
+            "event",
+            "header",
+            "label_arg",
+            "label_destination"
+        ]
+    );
+    let refused = stpc(dir.path(), &["vectors", "-"], "{\"format_version\": 9}");
+    assert_eq!(refused.code, 2);
+    let no_output = stpc(
+        dir.path(),
+        &["compile", "search.stpc", "--emit", "vectors"],
+        "",
+    );
+    assert_eq!(no_output.code, 2, "--emit vectors needs -o");
+    settings(dir.path()).bind(|| insta::assert_snapshot!("vectors_refused", refused.transcript()));
+}
+
+#[test]
+fn diff_of_a_contract_with_itself_is_empty() {
+    let dir = workspace();
+    let run = stpc(
+        dir.path(),
+        &[
+            "diff",
+            "search.stpc",
+            "search.table.json",
+            "--fail-on-weakening",
+        ],
+        "",
+    );
+    assert_eq!(run.code, 0);
+    settings(dir.path()).bind(|| insta::assert_snapshot!("diff_same", run.transcript()));
+}
+
+#[test]
+fn diff_flags_weakenings() {
+    let dir = workspace();
+    // NEW trusts speculation: no gate (low-confidence speculation goes
+    // out), and topical speculation is rewritten and sent instead of
+    // shadowed. Committed topical queries are rewritten by the same rule in
+    // both, so that region does not change.
+    let weaker = SEARCH
+        .replace("    threshold speculative 0.7;\n", "")
+        .replace(
+            "        gate: defer when speculative and confidence < threshold;\n",
+            "",
+        )
+        .replace(
+            "        ghost: shadow when speculative and args >= sensitive;\n",
+            "",
+        )
+        .replace("expect shadow by ghost;", "expect rewrite by scrub;");
+    std::fs::write(dir.path().join("weaker.stpc"), weaker).unwrap();
+    let human = stpc(dir.path(), &["diff", "search.stpc", "weaker.stpc"], "");
+    assert_eq!(human.code, 0, "{}", human.transcript());
+    let failing = stpc(
+        dir.path(),
+        &["diff", "--fail-on-weakening", "search.stpc", "weaker.stpc"],
+        "",
+    );
+    assert_eq!(failing.code, 1);
+    assert_eq!(failing.stdout, human.stdout);
+    let back = stpc(
+        dir.path(),
+        &["diff", "--fail-on-weakening", "weaker.stpc", "search.stpc"],
+        "",
+    );
+    assert_eq!(
+        back.code,
+        0,
+        "the reverse only strengthens:\n{}",
+        back.transcript()
+    );
+    let json = stpc(
+        dir.path(),
+        &["diff", "--format", "json", "search.stpc", "weaker.stpc"],
+        "",
+    );
+    assert_eq!(json.code, 0);
+    let v: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
+    assert!(v["weakenings"].as_u64().unwrap() >= 1);
+    assert!(v["changes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|c| c["direction"] == "weakening"));
+    settings(dir.path()).bind(|| {
+        insta::assert_snapshot!("diff_weaker", human.transcript());
+        insta::assert_snapshot!("diff_stronger", back.transcript());
+    });
+}
+
+#[test]
+fn diff_fails_on_inputs_it_cannot_read() {
+    let dir = workspace();
+    std::fs::write(dir.path().join("broken.stpc"), "contract c {").unwrap();
+    let broken = stpc(dir.path(), &["diff", "search.stpc", "broken.stpc"], "");
+    assert_eq!(broken.code, 1, "{}", broken.transcript());
+    let missing = stpc(dir.path(), &["diff", "search.stpc", "nope.json"], "");
+    assert_eq!(missing.code, 2);
+    settings(dir.path()).bind(|| insta::assert_snapshot!("diff_missing", missing.transcript()));
+}

@@ -1,0 +1,5 @@
+//! The book's checks, one test target: every `stpc` snippet, link and
+//! include, and the generated standard-library chapter.
+
+mod snippets;
+mod stdlib_chapter;

@@ -1,0 +1,9 @@
+//! proptest properties across the pipeline, one test target: lattice laws
+//! and type-directed contracts, the semantic diff against brute force,
+//! formatting, lowering against a reference interpreter, and the parser.
+
+mod check;
+mod diff;
+mod fmt;
+mod lower;
+mod syntax;

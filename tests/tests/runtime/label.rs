@@ -1,0 +1,189 @@
+//! The labeler, the entity recognisers, globbing and the REWRITE steps.
+
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    reason = "test code: a panic is a test failure"
+)]
+
+use serde_json::json;
+use stpc_runtime::entity::Recognisers;
+use stpc_runtime::label::{at_word_boundaries, glob_match, host_of, Labeler};
+use stpc_runtime::table::{EntityKind, Granularity};
+use stpc_runtime::transform::Rewriter;
+
+const PUBLIC: u32 = 0;
+const PERSONAL: u32 = 1;
+const SENSITIVE: u32 = 2;
+const INTENT: u32 = 3;
+
+fn labeler() -> Labeler {
+    Labeler::new(&stpc_tests::web_search_table::web_search_table(
+        &stpc_tests::web_search_table::Options::default(),
+    ))
+    .unwrap()
+}
+
+#[test]
+fn lexicon_hits_respect_word_boundaries_and_case() {
+    let l = labeler();
+    assert_eq!(l.label_value(&json!("how to BREAK MY LEASE early")), INTENT);
+    assert_eq!(l.label_value(&json!("eviction")), INTENT);
+    // `penalty` inside `penaltybox` is not a word hit; no rule matches -> fallback.
+    assert_eq!(l.label_value(&json!("penaltybox scores")), PERSONAL);
+    assert_eq!(l.label_value(&json!("weather in Lisbon")), PUBLIC);
+}
+
+#[test]
+fn unless_lexicon_suppresses_hard_negatives() {
+    let l = labeler();
+    assert_eq!(l.label_value(&json!("oncology clinics near me")), SENSITIVE);
+    assert_eq!(
+        l.label_value(&json!("oncology public health statistics")),
+        PERSONAL
+    );
+}
+
+#[test]
+fn unmatched_values_get_the_fallback_never_public() {
+    let l = labeler();
+    assert_eq!(l.label_value(&json!("something nobody listed")), PERSONAL);
+    assert_eq!(l.label_value(&json!("")), PERSONAL);
+    assert_eq!(l.label_value(&json!([])), PERSONAL);
+    assert_eq!(l.label_value(&json!(42)), PERSONAL);
+}
+
+#[test]
+fn leaves_are_labeled_one_by_one_and_joined() {
+    let l = labeler();
+    // A public leaf cannot hide an unlabeled one.
+    assert_eq!(l.label_value(&json!(["weather", "my own thing"])), PERSONAL);
+    assert_eq!(
+        l.label_value(&json!({"filters": {"topic": "eviction"}})),
+        INTENT
+    );
+    // Object keys are labeled too.
+    assert_eq!(l.label_value(&json!({"eviction": true})), INTENT);
+    // Numbers count as their text for patterns and entities.
+    assert_eq!(l.label_value(&json!({"n": "ssn 123-45-6789"})), SENSITIVE);
+    let (fields, joined) = l.label_args(&json!({"q": "weather", "note": "loan rates"}));
+    assert_eq!(
+        fields,
+        vec![("note".to_owned(), SENSITIVE), ("q".to_owned(), PUBLIC)]
+    );
+    assert_eq!(joined, Some(SENSITIVE));
+    assert_eq!(l.label_args(&json!({})).1, Some(PUBLIC));
+    assert_eq!(l.label_args(&json!("not an object")).1, None);
+}
+
+#[test]
+fn destinations_use_declared_labels_then_rules_then_fallback() {
+    let l = labeler();
+    assert_eq!(l.label_destination(Some(0), "brave"), 0);
+    assert_eq!(
+        l.label_destination(None, "https://records.health.gov/api"),
+        3
+    );
+    assert_eq!(l.label_destination(None, "oncology_notes"), 2);
+    assert_eq!(l.label_destination(None, "somewhere.example"), 2);
+}
+
+#[test]
+fn entity_recognisers_find_typical_shapes() {
+    let r = Recognisers::new().unwrap();
+    let yes = [
+        (
+            EntityKind::Email,
+            "write to jane.doe+x@mail.example.org now",
+        ),
+        (EntityKind::Phone, "call (415) 555-0100"),
+        (EntityKind::Phone, "call +44 20 7946 0958"),
+        (EntityKind::PersonName, "appointment with Dr. Alvarez"),
+        (EntityKind::PersonName, "hi, my name is Priya"),
+        (EntityKind::Date, "on 2024-03-15"),
+        (EntityKind::Date, "March 15, 2024"),
+        (EntityKind::Date, "the 3rd of May"),
+        (EntityKind::Time, "at 14:30"),
+        (EntityKind::Time, "at 3pm"),
+        (EntityKind::Money, "owe $1,200.50"),
+        (EntityKind::Money, "about 300 dollars"),
+        (EntityKind::GovId, "ssn 123-45-6789"),
+        (EntityKind::GovId, "NINO AB 12 34 56 C"),
+        (EntityKind::GovId, "passport number X1234567"),
+        (EntityKind::Address, "lives at 221 Baker Street"),
+        (EntityKind::Url, "see https://example.com/a?b=c"),
+        (EntityKind::Ip, "from 192.168.1.20"),
+        (EntityKind::Ip, "from 2001:db8::1"),
+    ];
+    for (k, text) in yes {
+        assert!(r.is_match(k, text), "{k:?} should match {text:?}");
+    }
+    let no = [
+        (EntityKind::Email, "no at sign here"),
+        (EntityKind::PersonName, "the dr said"),
+        (EntityKind::GovId, "call 555-0100"),
+        (EntityKind::Ip, "version 1.2.3"),
+        (EntityKind::Date, "page 12"),
+    ];
+    for (k, text) in no {
+        assert!(!r.is_match(k, text), "{k:?} should not match {text:?}");
+    }
+    assert_eq!(
+        r.find(EntityKind::PersonName, "my name is Priya Patel"),
+        vec![11..22]
+    );
+}
+
+#[test]
+fn globs_and_hosts() {
+    assert!(glob_match("*.gov", "records.HEALTH.gov"));
+    assert!(!glob_match("*.gov", "gov.example"));
+    assert!(glob_match(
+        "https://api.*.com/v?/*",
+        "https://api.brave.com/v1/search"
+    ));
+    assert!(glob_match("*", ""));
+    assert!(!glob_match("a?", "a"));
+    assert_eq!(
+        host_of("https://user@api.brave.com:443/x?q=1"),
+        Some("api.brave.com")
+    );
+    assert_eq!(host_of("api.brave.com"), None);
+    assert!(at_word_boundaries("a lease b", 2, 7));
+    assert!(!at_word_boundaries("please", 1, 6));
+}
+
+#[test]
+fn coarsening_dates_and_times() {
+    let rw = Rewriter::new().unwrap();
+    let c = |s: &str, g| rw.coarsen(s, g);
+    assert_eq!(
+        c("meet 2024-03-15T14:37:00Z", Granularity::Hour),
+        "meet 2024-03-15 14:00"
+    );
+    assert_eq!(
+        c("meet 2024-03-15T14:37", Granularity::Day),
+        "meet 2024-03-15"
+    );
+    assert_eq!(
+        c("on 2024-03-15", Granularity::Week),
+        "on week of 2024-03-11"
+    );
+    assert_eq!(
+        c("on 2024-01-01", Granularity::Week),
+        "on week of 2024-01-01"
+    );
+    assert_eq!(
+        c("on 2023-01-01", Granularity::Week),
+        "on week of 2022-12-26"
+    );
+    assert_eq!(c("on March 15, 2024", Granularity::Month), "on 2024-03");
+    assert_eq!(c("on 15 March 2024", Granularity::Year), "on 2024");
+    assert_eq!(c("on 3/15/2024", Granularity::Month), "on 2024-03");
+    assert_eq!(c("at 3:45 pm", Granularity::Hour), "at 15:00");
+    assert_eq!(c("at 9am", Granularity::Day), "at [time]");
+    assert_eq!(c("on 2024-02-30", Granularity::Day), "on [date]");
+    assert_eq!(c("on March 15", Granularity::Month), "on march");
+}
