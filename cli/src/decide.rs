@@ -21,7 +21,7 @@ use serde_json::{json, Value};
 use stpc_runtime::audit::{AuditRecord, AuditSink, JsonLinesSink};
 use stpc_runtime::error::AuditError;
 use stpc_runtime::{Decided, Engine, Monitor, Outcome as RtOutcome, Promoted, Table};
-use stpc_tables::event::{self, EventInput};
+use stpc_tables::event::{self, EventInput, NamedLabels};
 
 use crate::{output, Format, Global, Outcome};
 

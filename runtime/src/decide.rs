@@ -24,10 +24,11 @@ use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::Arc;
 
+use crate::address;
 use crate::error::DecideError;
 use crate::table::{
-    Action, AddressKind, Cell, DimensionKind, Table, FAIL_CLOSED_CELL, FAIL_CLOSED_RULE_ID,
-    MAX_DIMS,
+    domain, Action, AddressKind, Cell, DimensionKind, Node, Table, FAIL_CLOSED_CELL,
+    FAIL_CLOSED_RULE_ID, MAX_DIMS,
 };
 
 /// Name of the rule reported for fail-closed decisions.
@@ -161,6 +162,39 @@ impl std::fmt::Debug for Point {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_list().entries(self.coords()).finish()
     }
+}
+
+/// The reference evaluation: walk `table`'s diagram for `point` and return
+/// its cell. [`Decider`] is the fast path; this is the definition it is
+/// tested against.
+///
+/// Fails closed: a node, child or cell index out of range, a point with too
+/// few coordinates, or a walk longer than the number of dimensions yields
+/// [`FAIL_CLOSED_CELL`] (BLOCK), never ALLOW.
+#[must_use]
+pub fn evaluate<'t>(table: &'t Table, point: &Point) -> &'t Cell {
+    evaluate_index(table, point)
+        .and_then(|c| table.cells.get(c as usize))
+        .unwrap_or(&FAIL_CLOSED_CELL)
+}
+
+/// Like [`evaluate`] but returns the cell index; `None` when failing closed.
+#[must_use]
+pub fn evaluate_index(table: &Table, point: &Point) -> Option<u32> {
+    let coords = point.coords();
+    let mut node = table.diagram.root;
+    // An ordered diagram visits each dimension at most once; the bound
+    // also stops a cyclic table that skipped validation.
+    for _ in 0..=table.dimensions.len() {
+        match table.diagram.nodes.get(node as usize)? {
+            Node::Leaf { cell } => return Some(*cell),
+            Node::Branch { dim, children } => {
+                let value = *coords.get(usize::from(*dim))?;
+                node = *children.get(value as usize)?;
+            }
+        }
+    }
+    None
 }
 
 /// Label ids of one event, as the labeler or the embedder supplies them.
@@ -298,7 +332,6 @@ fn walk_prefix(flat: &[u32], mut at: u32, values: [u32; 3]) -> u32 {
 /// allocation. `None` when the diagram is malformed or too large to encode,
 /// in which case every decision fails closed.
 fn flatten(t: &Table) -> Option<(Vec<u32>, u32)> {
-    use crate::table::Node;
     let nodes = &t.diagram.nodes;
     let mut offsets = Vec::with_capacity(nodes.len());
     let mut size = 0usize;
@@ -446,7 +479,7 @@ impl Decider {
         }
         // Fall back to URL globs and the host part of a URL; slow path only
         // for destinations not given by name.
-        let host = crate::label::host_of(name);
+        let host = address::host_of(name);
         if let Some(d) = host.and_then(|h| self.destinations.get(h.to_ascii_lowercase().as_str())) {
             return Some(d);
         }
@@ -454,8 +487,7 @@ impl Decider {
             .destinations
             .iter()
             .position(|d| {
-                d.address.kind == AddressKind::Url
-                    && crate::label::glob_match(&d.address.value, name)
+                d.address.kind == AddressKind::Url && address::glob_match(&d.address.value, name)
             })
             .map(len_u32)
     }
@@ -472,12 +504,9 @@ impl Decider {
     ///
     /// [`DecideError::NonFiniteConfidence`] for NaN or infinities.
     pub fn interval(&self, c: f64) -> Result<u32, DecideError> {
-        if !c.is_finite() {
-            return Err(DecideError::NonFiniteConfidence);
-        }
-        Ok(len_u32(
-            self.cuts.iter().take_while(|cut| c >= **cut).count(),
-        ))
+        domain::interval(&self.cuts, c)
+            .map(len_u32)
+            .ok_or(DecideError::NonFiniteConfidence)
     }
 
     /// Build the point for a query.
@@ -547,9 +576,9 @@ impl Decider {
                 found: q.budgets_exhausted.len(),
             });
         }
-        let (fixed, rest) = coords.split_at_mut(6);
+        let (fixed, rest) = coords.split_at_mut(domain::FIXED);
         fixed.copy_from_slice(&[tool, dest, mode, arg, dl, conf]);
-        let mut n = 6usize;
+        let mut n = domain::FIXED;
         let mut slots = rest.iter_mut();
         for b in q.budgets_exhausted {
             *slots.next().ok_or(DecideError::TooManyDimensions)? = u32::from(*b);

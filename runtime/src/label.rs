@@ -34,6 +34,7 @@ use aho_corasick::{AhoCorasick, MatchKind};
 use regex::RegexSet;
 use serde_json::Value;
 
+use crate::address;
 use crate::entity::Recognisers;
 use crate::error::LoadError;
 use crate::table::{AddressKind, EntityKind, LabelRule, Lattice, Table};
@@ -47,6 +48,15 @@ pub struct Labels {
     pub args: Option<u32>,
     /// Destination label.
     pub destination: Option<u32>,
+}
+
+impl Labels {
+    /// The field labels as borrowed pairs, the shape a
+    /// [`crate::decide::LabelsIn`] takes.
+    #[must_use]
+    pub fn field_refs(&self) -> Vec<(&str, u32)> {
+        self.fields.iter().map(|(f, l)| (f.as_str(), *l)).collect()
+    }
 }
 
 #[derive(Debug)]
@@ -261,10 +271,10 @@ impl Labeler {
         }
         for (kind, glob, label) in &rules.address {
             let target = match kind {
-                AddressKind::Host => host_of(text).unwrap_or(text),
+                AddressKind::Host => address::host_of(text).unwrap_or(text),
                 AddressKind::Url | AddressKind::Collection => text,
             };
-            if glob_match(glob, target) {
+            if address::glob_match(glob, target) {
                 add(*label);
             }
         }
@@ -387,48 +397,4 @@ pub fn at_word_boundaries(text: &str, start: usize, end: usize) -> bool {
     let left_ok = !starts_word || !before.chars().next_back().is_some_and(is_word);
     let right_ok = !ends_word || !after.chars().next().is_some_and(is_word);
     left_ok && right_ok
-}
-
-/// The host of a URL (`scheme://[user@]host[:port]/...`), lowercase not applied.
-#[must_use]
-pub fn host_of(s: &str) -> Option<&str> {
-    let (_, rest) = s.split_once("://")?;
-    let authority = rest.split(['/', '?', '#']).next().unwrap_or(rest);
-    let host = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
-    let host = host.split(':').next().unwrap_or(host);
-    (!host.is_empty()).then_some(host)
-}
-
-/// Match `text` against `glob`, ASCII case-insensitively: `*` matches any
-/// sequence of characters, `?` exactly one. Hand-written because two
-/// metacharacters do not justify a glob crate; linear-time backtracking on
-/// the last `*` only.
-#[must_use]
-pub fn glob_match(glob: &str, text: &str) -> bool {
-    let g: Vec<char> = glob.chars().collect();
-    let t: Vec<char> = text.chars().collect();
-    let (mut gi, mut ti) = (0usize, 0usize);
-    let mut star: Option<(usize, usize)> = None;
-    while ti < t.len() {
-        match (g.get(gi), t.get(ti)) {
-            (Some('*'), _) => {
-                star = Some((gi, ti));
-                gi += 1;
-            }
-            (Some(gc), Some(tc)) if *gc == '?' || gc.eq_ignore_ascii_case(tc) => {
-                gi += 1;
-                ti += 1;
-            }
-            _ => match star {
-                Some((sg, st)) => {
-                    gi = sg + 1;
-                    ti = st + 1;
-                    star = Some((sg, st + 1));
-                }
-                None => return false,
-            },
-        }
-    }
-    g.get(gi..)
-        .is_some_and(|rest| rest.iter().all(|c| *c == '*'))
 }

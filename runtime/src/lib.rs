@@ -18,6 +18,7 @@
 //! an argument value into an error, a `Debug` string or an audit record other
 //! than the ones the contract's audit policy grants.
 
+pub mod address;
 pub mod audit;
 pub mod decide;
 pub mod engine;

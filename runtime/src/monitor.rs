@@ -482,11 +482,7 @@ impl Monitor {
             );
         }
         let exhausted = self.budgets_exhausted();
-        let field_refs: Vec<(&str, u32)> = labels
-            .fields
-            .iter()
-            .map(|(n, l)| (n.as_str(), *l))
-            .collect();
+        let field_refs = labels.field_refs();
         let query = Query {
             tool: &event.tool,
             destination: &event.destination,

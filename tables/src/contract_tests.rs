@@ -22,7 +22,7 @@ use stpc_runtime::decide::{LabelsIn, Query};
 use stpc_runtime::table::{Action, Table, FAIL_CLOSED_RULE_ID};
 use stpc_runtime::Engine;
 
-use super::event::{LabelIds, LabelNames};
+use super::event::{LabelIds, LabelNames, NamedLabels};
 use stpc_compiler::hir;
 use stpc_compiler::Span;
 
@@ -191,7 +191,7 @@ fn run_test(
             })
         })
         .collect();
-    let field_refs: Vec<(&str, u32)> = ids.fields.iter().map(|(f, l)| (f.as_str(), *l)).collect();
+    let field_refs = ids.field_refs();
     let q = Query {
         tool: &tool,
         destination: &destination,

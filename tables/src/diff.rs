@@ -39,7 +39,9 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Serialize;
-use stpc_runtime::table::{Action, Cell, DimensionKind, Lattice, Node, Table, MISSING, UNKNOWN};
+use stpc_runtime::table::{
+    domain, Action, Cell, DimensionKind, Lattice, Node, Table, MISSING, UNKNOWN,
+};
 
 /// Most cubes the joint walk may produce before giving up.
 pub const MAX_CUBES: usize = 1 << 20;
@@ -178,21 +180,10 @@ pub enum DiffError {
     TooLarge(usize),
 }
 
-/// The rank of an action in what it discloses at issue time.
-#[must_use]
-pub fn disclosure_rank(a: Action) -> u8 {
-    match a {
-        Action::Allow => 4,
-        Action::Rewrite => 3,
-        Action::Shadow | Action::Defer => 2,
-        Action::Block => 1,
-    }
-}
-
 /// The direction of a change of action.
 #[must_use]
 pub fn direction(old: Action, new: Action) -> Direction {
-    match disclosure_rank(new).cmp(&disclosure_rank(old)) {
+    match new.disclosure_rank().cmp(&old.disclosure_rank()) {
         std::cmp::Ordering::Greater => Direction::Weakening,
         std::cmp::Ordering::Less => Direction::Strengthening,
         std::cmp::Ordering::Equal => Direction::Lateral,
@@ -288,7 +279,7 @@ fn unify(old: &Table, new: &Table) -> Vec<UnifiedDim> {
         }
     }
     cuts.sort_by(f64::total_cmp);
-    let values = interval_names(&cuts);
+    let values = domain::interval_names(&cuts);
     dims.push(UnifiedDim {
         kind: UnifiedKind::Confidence { cuts },
         values,
@@ -300,7 +291,7 @@ fn unify(old: &Table, new: &Table) -> Vec<UnifiedDim> {
     for name in budgets {
         dims.push(UnifiedDim {
             kind: UnifiedKind::Budget { name },
-            values: vec!["available".to_owned(), "exhausted".to_owned()],
+            values: domain::BUDGET_VALUES.map(str::to_owned).to_vec(),
         });
     }
     let field = |t: &Table| {
@@ -322,30 +313,6 @@ fn unify(old: &Table, new: &Table) -> Vec<UnifiedDim> {
         });
     }
     dims
-}
-
-/// Interval names `[-inf, a)`, `[a, b)`, …, `[z, +inf)`.
-fn interval_names(cuts: &[f64]) -> Vec<String> {
-    let bound = |i: usize| -> (String, String) {
-        let lo = i
-            .checked_sub(1)
-            .and_then(|j| cuts.get(j))
-            .map_or_else(|| "-inf".to_owned(), |c| fmt_f64(*c));
-        let hi = cuts
-            .get(i)
-            .map_or_else(|| "+inf".to_owned(), |c| fmt_f64(*c));
-        (lo, hi)
-    };
-    (0..=cuts.len())
-        .map(|i| {
-            let (lo, hi) = bound(i);
-            format!("[{lo}, {hi})")
-        })
-        .collect()
-}
-
-fn fmt_f64(x: f64) -> String {
-    serde_json::to_string(&x).unwrap_or_else(|_| x.to_string())
 }
 
 impl<'t> Side<'t> {
@@ -919,4 +886,8 @@ fn describe(
         od.action.to_ascii_uppercase(),
         nd.action.to_ascii_uppercase()
     )
+}
+
+fn fmt_f64(x: f64) -> String {
+    serde_json::to_string(&x).unwrap_or_else(|_| x.to_string())
 }

@@ -173,21 +173,18 @@ pub struct LabelNames {
     pub fields: BTreeMap<String, String>,
 }
 
-/// Labels of an event as ids: what a [`Query`] needs.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct LabelIds {
-    /// Joined argument label.
-    pub args: Option<u32>,
-    /// Destination label.
-    pub destination: Option<u32>,
-    /// Per-field labels.
-    pub fields: Vec<(String, u32)>,
+/// Labels of an event as ids: what a [`Query`] needs (the runtime's
+/// [`stpc_runtime::Labels`]).
+pub use stpc_runtime::Labels as LabelIds;
+
+/// Label names of an event's label ids.
+pub trait NamedLabels {
+    /// The names, with `<missing>` for absent labels.
+    fn names(&self, table: &Table) -> LabelNames;
 }
 
-impl LabelIds {
-    /// The names, with `<missing>` for absent labels.
-    #[must_use]
-    pub fn names(&self, table: &Table) -> LabelNames {
+impl NamedLabels for LabelIds {
+    fn names(&self, table: &Table) -> LabelNames {
         let arg = |l: Option<u32>| {
             l.and_then(|l| table.lattices.args.label_name(l))
                 .unwrap_or(MISSING)
@@ -273,11 +270,7 @@ pub fn budget_states(table: &Table, exhausted: &[String]) -> Result<Vec<bool>, S
             ));
         }
     }
-    Ok(table
-        .budgets
-        .iter()
-        .map(|b| exhausted.contains(&b.name))
-        .collect())
+    Ok(table.budget_states(|b| exhausted.iter().any(|e| e == b)))
 }
 
 /// Decide an event with the decider alone (no monitor, no task state).
@@ -402,11 +395,7 @@ pub fn explain(engine: &Engine, event: &EventInput) -> Result<Explanation, Strin
     let decider: &Decider = engine.decider();
     let labels = labels_of(engine, event)?;
     let budgets = budget_states(table, &event.budgets_exhausted)?;
-    let field_refs: Vec<(&str, u32)> = labels
-        .fields
-        .iter()
-        .map(|(f, l)| (f.as_str(), *l))
-        .collect();
+    let field_refs = labels.field_refs();
     let q = query(event, &labels, &field_refs, &budgets);
     let (cell, coordinates, invalid) = match decider.point(&q) {
         Ok(point) => {

@@ -2,7 +2,7 @@
 
 use super::diff::{diff, direction, Direction};
 use super::event::{elide_values, EventInput};
-use super::vectors::{confidence_in, pattern_samples};
+use super::vectors::pattern_samples;
 use stpc_compiler::{CompileOptions, Diagnostics, SourceMap};
 use stpc_runtime::table::{Action, Table};
 
@@ -109,15 +109,6 @@ fn events_accept_openai_shapes_and_refuse_typos() {
         EventInput::parse(r#"{"tool": "t", "destination": "d", "args": "{not json: my secret"}"#)
             .unwrap_err();
     assert!(!err.contains("secret"), "{err}");
-}
-
-#[test]
-fn confidence_representatives_fall_in_their_interval() {
-    assert_eq!(confidence_in(&[], 0), 1.0);
-    assert_eq!(confidence_in(&[0.7], 0), 0.35);
-    assert_eq!(confidence_in(&[0.7], 1), 0.7);
-    assert_eq!(confidence_in(&[0.0, 0.5], 0), -1.0);
-    assert_eq!(confidence_in(&[0.0, 0.5], 2), 0.5);
 }
 
 #[test]

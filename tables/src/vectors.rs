@@ -33,7 +33,7 @@ use std::sync::Arc;
 use regex_syntax::hir::{Class, Hir, HirKind};
 use serde_json::{json, Map, Value};
 use stpc_runtime::decide::{LabelsIn, Query};
-use stpc_runtime::table::{DimensionKind, FieldType, LabelRule, Node, Table, MISSING};
+use stpc_runtime::table::{domain, DimensionKind, FieldType, LabelRule, Node, Table, MISSING};
 use stpc_runtime::{Engine, LoadError};
 
 /// Most samples drawn from one labeler pattern.
@@ -111,17 +111,6 @@ fn fresh(base: &str, taken: impl Fn(&str) -> bool) -> Option<String> {
         .find(|n| !taken(n))
 }
 
-/// A confidence inside interval `i` (its lower bound, or below the first cut).
-#[must_use]
-pub fn confidence_in(cuts: &[f64], i: usize) -> f64 {
-    match (i.checked_sub(1).and_then(|j| cuts.get(j)), cuts.first()) {
-        (Some(lower), _) => *lower,
-        (None, None) => 1.0,
-        (None, Some(first)) if *first > 0.0 => first / 2.0,
-        (None, Some(first)) => first - 1.0,
-    }
-}
-
 /// The event fields and expected decision of one point of the domain.
 struct PointEvent {
     event: Value,
@@ -163,7 +152,10 @@ fn point_event(engine: &Engine, coords: &[u32], names: &Names) -> Option<PointEv
                 labels.insert("destination".into(), label_json(value));
             }
             DimensionKind::Confidence { cuts } => {
-                event.insert("confidence".into(), json!(confidence_in(cuts, *v as usize)));
+                event.insert(
+                    "confidence".into(),
+                    json!(domain::confidence_in(cuts, *v as usize)?),
+                );
             }
             DimensionKind::Budget { budget } => {
                 if *v == 1 {
@@ -246,11 +238,7 @@ fn decide_explicit(engine: &Engine, event: &Value) -> Option<Value> {
                 .collect()
         })
         .unwrap_or_default();
-    let budgets: Vec<bool> = t
-        .budgets
-        .iter()
-        .map(|b| exhausted.contains(&b.name))
-        .collect();
+    let budgets = t.budget_states(|b| exhausted.iter().any(|e| e == b));
     let q = Query {
         tool: s("tool"),
         destination: s("destination"),
@@ -752,7 +740,7 @@ fn event_vectors(engine: &Engine, samples: &[Value], out: &mut Vec<Value>) {
                 .get((k + ti) % modes.len().max(1))
                 .cloned()
                 .unwrap_or_default();
-            let confidence = confidence_in(&cuts, k % (cuts.len() + 1));
+            let confidence = domain::confidence_in(&cuts, k % (cuts.len() + 1)).unwrap_or(1.0);
             let destination = dests
                 .get((k + 2 * ti) % dests.len().max(1))
                 .cloned()
@@ -780,16 +768,8 @@ fn event_vectors(engine: &Engine, samples: &[Value], out: &mut Vec<Value>) {
             });
             let dest_id = engine.decider().destination_id(&destination);
             let labels = engine.labeler().label(&args, dest_id, &destination);
-            let field_refs: Vec<(&str, u32)> = labels
-                .fields
-                .iter()
-                .map(|(f, l)| (f.as_str(), *l))
-                .collect();
-            let budgets: Vec<bool> = t
-                .budgets
-                .iter()
-                .map(|b| exhausted.contains(&b.name))
-                .collect();
+            let field_refs = labels.field_refs();
+            let budgets = t.budget_states(|b| exhausted.iter().any(|e| e == b));
             let q = Query {
                 tool,
                 destination: &destination,

@@ -19,10 +19,10 @@
 use std::collections::{BTreeMap, HashMap};
 
 use stpc_runtime::table::{
-    validate, Action, Address, AddressKind, ArgField, AuditPolicy, Budget, Cell, Destination,
-    Diagram, Dimension, DimensionKind, FieldType, Labeler, Labelers, Lattice, Lattices, Lexicon,
-    LexiconEntry, Locality, Node, Observer, Step, Subject, Table, Tool, Transform, FORMAT_VERSION,
-    MISSING, UNKNOWN,
+    domain as layout, validate, Action, Address, AddressKind, ArgField, AuditPolicy, Budget, Cell,
+    Destination, Diagram, Dimension, DimensionKind, FieldType, Labeler, Labelers, Lattice,
+    Lattices, Lexicon, LexiconEntry, Locality, Node, Observer, Step, Subject, Table, Tool,
+    Transform, FORMAT_VERSION, MISSING, UNKNOWN,
 };
 
 /// The dimension values a table's vocabulary does not name: modes,
@@ -205,10 +205,6 @@ pub fn skeleton(contract: &str) -> Table {
 #[must_use]
 pub fn dimensions(table: &Table, domain: &Domain) -> Vec<Dimension> {
     let with = |v: Vec<String>, last: &str| v.into_iter().chain([last.to_owned()]).collect();
-    let ends: Vec<String> = std::iter::once("-inf".to_owned())
-        .chain(domain.cuts.iter().map(|c| format!("{c}")))
-        .chain(["+inf".to_owned()])
-        .collect();
     let mut dims = vec![
         Dimension {
             kind: DimensionKind::Tool,
@@ -240,16 +236,13 @@ pub fn dimensions(table: &Table, domain: &Domain) -> Vec<Dimension> {
             kind: DimensionKind::Confidence {
                 cuts: domain.cuts.clone(),
             },
-            values: ends
-                .windows(2)
-                .map(|w| format!("[{}, {})", w[0], w[1]))
-                .collect(),
+            values: layout::interval_names(&domain.cuts),
         },
     ];
     for i in 0..table.budgets.len() {
         dims.push(Dimension {
             kind: DimensionKind::Budget { budget: i as u32 },
-            values: vec!["available".into(), "exhausted".into()],
+            values: layout::BUDGET_VALUES.map(str::to_owned).to_vec(),
         });
     }
     for f in &domain.fields {

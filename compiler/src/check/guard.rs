@@ -20,17 +20,6 @@ pub(crate) struct Env<'e> {
     pub(crate) tools: &'e [hir::ToolId],
 }
 
-fn op(o: ast::CmpOp) -> CmpOp {
-    match o {
-        ast::CmpOp::Eq => CmpOp::Eq,
-        ast::CmpOp::Ne => CmpOp::Ne,
-        ast::CmpOp::Lt => CmpOp::Lt,
-        ast::CmpOp::Le => CmpOp::Le,
-        ast::CmpOp::Gt => CmpOp::Gt,
-        ast::CmpOp::Ge => CmpOp::Ge,
-    }
-}
-
 fn flatten(and: bool, parts: Vec<Guard>) -> Vec<Guard> {
     parts
         .into_iter()
@@ -204,7 +193,7 @@ fn destination(cx: &mut Cx<'_>, env: &Env<'_>, c: &ast::Compare, span: Span) -> 
     };
     match &c.test {
         ast::CompareTest::Op(o, ast::Operand::Name(n)) => {
-            let o = op(*o);
+            let o = *o;
             if matches!(o, CmpOp::Eq | CmpOp::Ne) && !is_label(cx, n) {
                 let ids = cx
                     .lookup(env.module, n, Kind::Destination)
@@ -269,7 +258,7 @@ fn confidence(cx: &mut Cx<'_>, env: &Env<'_>, c: &ast::Compare, span: Span) -> G
             }
         },
     };
-    Guard::Confidence(op(*o), bound)
+    Guard::Confidence(*o, bound)
 }
 
 fn args(
@@ -304,7 +293,7 @@ fn args(
             cx.label(hir::Subject::Args, n)
                 .map_or(Guard::Bool(false), |l| Guard::ArgLabel {
                     field: field_ref,
-                    op: op(*o),
+                    op: *o,
                     label: l,
                 })
         }

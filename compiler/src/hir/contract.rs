@@ -102,36 +102,8 @@ impl Action {
     }
 }
 
-/// A comparison operator.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum CmpOp {
-    /// `==`
-    Eq,
-    /// `!=`
-    Ne,
-    /// `<`
-    Lt,
-    /// `<=`
-    Le,
-    /// `>`
-    Gt,
-    /// `>=`
-    Ge,
-}
-
-impl CmpOp {
-    /// The operator as written.
-    pub fn symbol(self) -> &'static str {
-        match self {
-            CmpOp::Eq => "==",
-            CmpOp::Ne => "!=",
-            CmpOp::Lt => "<",
-            CmpOp::Le => "<=",
-            CmpOp::Gt => ">",
-            CmpOp::Ge => ">=",
-        }
-    }
-}
+/// A comparison operator: the AST's, which has no sugar to expand.
+pub use crate::syntax::ast::CmpOp;
 
 /// What a confidence is compared with.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -23,22 +23,13 @@
 use std::collections::BTreeSet;
 
 use crate::hir::{self, Bound, CmpOp, DestId, Guard, ToolId};
-use stpc_runtime::table::{Dimension, DimensionKind, MISSING, UNKNOWN};
+use stpc_runtime::table::{domain, Dimension, DimensionKind, MISSING, UNKNOWN};
 
-/// Index of the tool dimension.
-pub(crate) const TOOL: usize = 0;
-/// Index of the destination dimension.
-pub(crate) const DEST: usize = 1;
-/// Index of the mode dimension.
-pub(crate) const MODE: usize = 2;
-/// Index of the joined argument label dimension.
-pub(crate) const ARG: usize = 3;
-/// Index of the destination label dimension.
-pub(crate) const DLABEL: usize = 4;
-/// Index of the confidence dimension.
-pub(crate) const CONF: usize = 5;
-/// Index of the first budget dimension.
-pub(crate) const BUDGETS: usize = 6;
+// The fixed dimension order is the wire format's (`table::domain`).
+pub(crate) use stpc_runtime::table::domain::{
+    ARG_LABEL as ARG, CONFIDENCE as CONF, DESTINATION as DEST, DEST_LABEL as DLABEL,
+    FIXED as BUDGETS, MODE, TOOL,
+};
 
 /// The values of every dimension, with their meaning in the program.
 #[derive(Clone, Debug)]
@@ -161,7 +152,7 @@ impl Domain {
                 kind: DimensionKind::Budget {
                     budget: u32::try_from(b).unwrap_or(u32::MAX),
                 },
-                values: vec!["available".to_owned(), "exhausted".to_owned()],
+                values: domain::BUDGET_VALUES.map(str::to_owned).to_vec(),
             });
         }
         for f in &self.fields {
@@ -175,19 +166,7 @@ impl Domain {
 
     /// Interval names such as `[0.7, 1)`; the ends are `-inf` and `+inf`.
     fn interval_names(&self) -> Vec<String> {
-        let ends: Vec<String> = std::iter::once("-inf".to_owned())
-            .chain(self.cuts.iter().map(|c| format!("{c}")))
-            .chain(["+inf".to_owned()])
-            .collect();
-        ends.windows(2)
-            .map(|w| {
-                format!(
-                    "[{}, {})",
-                    w.first().map_or("", String::as_str),
-                    w.get(1).map_or("", String::as_str)
-                )
-            })
-            .collect()
+        domain::interval_names(&self.cuts)
     }
 }
 

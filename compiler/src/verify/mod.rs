@@ -34,8 +34,6 @@ mod fail_closed;
 mod monotone;
 mod point;
 mod soundness;
-#[cfg(test)]
-mod tests;
 
 use std::collections::BTreeMap;
 
@@ -124,7 +122,7 @@ fn enumerate(cx: &Cx<'_>, out: &mut Vec<Diagnostic>) {
         }
         let coords: Vec<u32> = p.iter().map(|v| v.unwrap_or(0)).collect();
         let ok = stpc_runtime::Point::new(&coords)
-            .and_then(|pt| cx.t.evaluate_index(&pt))
+            .and_then(|pt| stpc_runtime::decide::evaluate_index(cx.t, &pt))
             .is_some_and(|c| (c as usize) < cx.t.cells.len());
         if !ok {
             bad = Some(coords);

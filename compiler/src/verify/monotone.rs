@@ -22,20 +22,9 @@ use std::collections::HashMap;
 use super::{cubes, errors, point, Cx};
 use crate::diagnostics::Diagnostic;
 use stpc_runtime::table::{DimensionKind, Lattice, Node, Table};
-use stpc_runtime::Action;
 
 /// Nodes visited at most by the monotonicity check.
 pub(crate) const WORK_LIMIT: usize = 20_000_000;
-
-/// How much an action discloses.
-pub(crate) fn rank(a: Action) -> u8 {
-    match a {
-        Action::Allow => 3,
-        Action::Rewrite => 2,
-        Action::Shadow | Action::Defer => 1,
-        Action::Block => 0,
-    }
-}
 
 /// The labels covering `l`.
 fn covers(lat: &Lattice, l: u32) -> Vec<u32> {
@@ -134,7 +123,11 @@ impl Walk<'_> {
                 t.diagram.nodes.get(n2 as usize),
             ) {
                 (Some(Node::Leaf { cell: c1 }), Some(Node::Leaf { cell: c2 })) => {
-                    let r = |c: &u32| t.cells.get(*c as usize).map_or(0, |c| rank(c.action));
+                    let r = |c: &u32| {
+                        t.cells
+                            .get(*c as usize)
+                            .map_or(0, |c| c.action.disclosure_rank())
+                    };
                     if r(c2) > r(c1) {
                         vec![(*c1, *c2)]
                     } else {

@@ -7,15 +7,11 @@
 //! does not test is shown with its first value: every value gives the same
 //! cell, so the event is as concrete as any other.
 
-use stpc_runtime::table::{DimensionKind, Table};
+use stpc_runtime::table::{domain, DimensionKind, Table};
 
-/// Indices of the fixed dimensions (see `lower::domain`).
-pub(crate) const TOOL: usize = 0;
-pub(crate) const DEST: usize = 1;
-pub(crate) const MODE: usize = 2;
-pub(crate) const ARG: usize = 3;
-pub(crate) const DLABEL: usize = 4;
-pub(crate) const CONF: usize = 5;
+pub(crate) use stpc_runtime::table::domain::{
+    ARG_LABEL as ARG, CONFIDENCE as CONF, DESTINATION as DEST, DEST_LABEL as DLABEL, MODE, TOOL,
+};
 
 /// A point with the table's meaning of each coordinate.
 #[derive(Clone, Copy, Debug)]
@@ -50,29 +46,6 @@ impl Event {
             arg: known(at(ARG), t.lattices.args.labels.len()),
             dlabel,
         }
-    }
-}
-
-/// A readable confidence inside interval `i` of the cuts, clipped to [0, 1].
-pub(crate) fn confidence_in(cuts: &[f64], i: usize) -> f64 {
-    let lo = i
-        .checked_sub(1)
-        .and_then(|j| cuts.get(j))
-        .copied()
-        .unwrap_or(0.0)
-        .max(0.0);
-    let hi = cuts.get(i).copied().unwrap_or(1.0).min(1.0);
-    if lo >= hi {
-        lo
-    } else if i == cuts.len() && hi == 1.0 {
-        // The top interval: a round value, 1.0 when nothing above is cut.
-        if lo == 0.0 {
-            1.0
-        } else {
-            ((lo + hi) / 2.0 * 100.0).round() / 100.0
-        }
-    } else {
-        ((lo + hi) / 2.0 * 100.0).floor() / 100.0
     }
 }
 
@@ -141,11 +114,10 @@ pub(crate) fn render(t: &Table, coords: &[Option<u32>]) -> String {
                 .copied()
                 .flatten()
                 .map_or(cuts.len(), |v| v as usize);
-            s.push_str(&format!(
-                ", confidence {} (in {})",
-                confidence_in(cuts, i),
-                conf_name(i)
-            ));
+            match domain::confidence_in(&cuts, i) {
+                Some(c) => s.push_str(&format!(", confidence {c} (in {})", conf_name(i))),
+                None => s.push_str(&format!(", confidence in {}", conf_name(i))),
+            }
         }
     }
     let dlabel = match e.dlabel {

@@ -21,8 +21,10 @@
 //!   unknown version, a wrong digest, a file that is not byte-for-byte in one
 //!   of the two canonical layouts, and any structural inconsistency (see
 //!   [`validate`]);
-//! - evaluation fails closed: [`Table::evaluate`] returns a synthetic BLOCK
-//!   cell for any out-of-range index, never ALLOW.
+//! - evaluation fails closed: `decide::evaluate` returns a synthetic BLOCK
+//!   cell for any out-of-range index, never ALLOW;
+//! - the dimension order and the meaning of confidence and budget values are
+//!   defined once, in [`domain`].
 //!
 //! Why a decision diagram rather than a dense array of cells: the domain is a
 //! product (tools × destinations × modes × labels × confidence intervals ×
@@ -32,6 +34,7 @@
 //! dimension.
 
 mod digest;
+pub mod domain;
 mod schema;
 pub mod validate;
 
@@ -234,6 +237,10 @@ pub enum Node {
 }
 
 /// The five actions of the decision function.
+///
+/// Ordered by what they disclose at issue time ([`Action::disclosure_rank`]):
+/// ALLOW discloses the event as proposed, REWRITE a transformed event,
+/// SHADOW and DEFER nothing yet, BLOCK nothing ever.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Action {
@@ -250,6 +257,20 @@ pub enum Action {
 }
 
 impl Action {
+    /// How much the action discloses at issue time: BLOCK 0, SHADOW and
+    /// DEFER 1, REWRITE 2, ALLOW 3. A change to a higher rank weakens a
+    /// contract; the verifier's monotonicity check and `stpc diff` both
+    /// order actions by it.
+    #[must_use]
+    pub fn disclosure_rank(self) -> u8 {
+        match self {
+            Action::Allow => 3,
+            Action::Rewrite => 2,
+            Action::Shadow | Action::Defer => 1,
+            Action::Block => 0,
+        }
+    }
+
     /// The lowercase name used in the table and in audit records.
     #[must_use]
     pub fn as_str(self) -> &'static str {
@@ -279,7 +300,7 @@ pub struct Cell {
     pub rule_name: String,
 }
 
-/// The cell [`Table::evaluate`] returns when the table or point is inconsistent.
+/// The cell evaluation returns when the table or point is inconsistent.
 pub static FAIL_CLOSED_CELL: Cell = Cell {
     action: Action::Block,
     transforms: Vec::new(),
@@ -776,41 +797,17 @@ impl Table {
         Ok(self)
     }
 
-    /// Walk the diagram for `point` and return its cell.
-    ///
-    /// Fails closed: a node, child or cell index out of range, a point with too
-    /// few coordinates, or a walk longer than the number of dimensions yields
-    /// [`FAIL_CLOSED_CELL`] (BLOCK), never ALLOW.
+    /// One state per budget, in budget order: `true` when `exhausted` says
+    /// so of the budget's name.
     #[must_use]
-    pub fn evaluate(&self, point: &crate::decide::Point) -> &Cell {
-        self.evaluate_index(point)
-            .and_then(|c| self.cells.get(c as usize))
-            .unwrap_or(&FAIL_CLOSED_CELL)
-    }
-
-    /// Like [`Table::evaluate`] but returns the cell index.
-    #[must_use]
-    pub fn evaluate_index(&self, point: &crate::decide::Point) -> Option<u32> {
-        let coords = point.coords();
-        let mut node = self.diagram.root;
-        // An ordered diagram visits each dimension at most once; the bound
-        // also stops a cyclic table that skipped validation.
-        for _ in 0..=self.dimensions.len() {
-            match self.diagram.nodes.get(node as usize)? {
-                Node::Leaf { cell } => return Some(*cell),
-                Node::Branch { dim, children } => {
-                    let value = *coords.get(usize::from(*dim))?;
-                    node = *children.get(value as usize)?;
-                }
-            }
-        }
-        None
+    pub fn budget_states(&self, exhausted: impl Fn(&str) -> bool) -> Vec<bool> {
+        self.budgets.iter().map(|b| exhausted(&b.name)).collect()
     }
 
     /// Index of the mode value named `committed`.
     #[must_use]
     pub fn committed_mode(&self) -> Option<u32> {
-        let modes = self.dimensions.get(2)?;
+        let modes = self.dimensions.get(domain::MODE)?;
         let i = modes.values.iter().position(|m| m == "committed")?;
         u32::try_from(i).ok()
     }

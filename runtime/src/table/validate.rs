@@ -16,8 +16,8 @@
 use std::collections::HashSet;
 
 use super::{
-    Cell, DimensionKind, FieldType, LabelRule, Lattice, Node, Step, Subject, Table, MAX_DIMS,
-    MISSING, UNKNOWN,
+    domain, Cell, DimensionKind, FieldType, LabelRule, Lattice, Node, Step, Subject, Table,
+    MAX_DIMS, MISSING, UNKNOWN,
 };
 use crate::error::LoadError;
 
@@ -86,7 +86,7 @@ pub fn validate(t: &Table) -> Result<(), LoadError> {
             index(format!("forbid[{i}].observers[{j}]"), *o, n_obs)?;
         }
     }
-    let n_modes = t.dimensions.get(2).map_or(0, |d| d.values.len());
+    let n_modes = t.dimensions.get(domain::MODE).map_or(0, |d| d.values.len());
     for (i, th) in t.thresholds.iter().enumerate() {
         index(format!("thresholds[{i}].mode"), th.mode, n_modes)?;
         if !(0.0..=1.0).contains(&th.value) {
@@ -280,18 +280,18 @@ fn dimensions(t: &Table) -> Result<(), LoadError> {
     for (i, d) in dims.iter().enumerate() {
         let what = format!("dimensions[{i}]");
         let ok_kind = match (i, &d.kind) {
-            (0, DimensionKind::Tool) => expect_values(&what, &d.values, t.tools.iter().map(|x| x.name.clone()).chain([UNKNOWN.to_owned()]).collect()),
-            (1, DimensionKind::Destination) => expect_values(&what, &d.values, t.destinations.iter().map(|x| x.name.clone()).chain([UNKNOWN.to_owned()]).collect()),
-            (2, DimensionKind::Mode) => {
+            (domain::TOOL, DimensionKind::Tool) => expect_values(&what, &d.values, t.tools.iter().map(|x| x.name.clone()).chain([UNKNOWN.to_owned()]).collect()),
+            (domain::DESTINATION, DimensionKind::Destination) => expect_values(&what, &d.values, t.destinations.iter().map(|x| x.name.clone()).chain([UNKNOWN.to_owned()]).collect()),
+            (domain::MODE, DimensionKind::Mode) => {
                 unique(d.values.iter().map(String::as_str), &format!("{what}.values"))?;
                 if !d.values.iter().any(|m| m == "committed") {
                     return Err(LoadError::invalid(what, "the mode dimension must contain `committed`"));
                 }
                 Ok(())
             }
-            (3, DimensionKind::ArgLabel) => expect_values(&what, &d.values, label_values(&t.lattices.args)),
-            (4, DimensionKind::DestLabel) => expect_values(&what, &d.values, label_values(&t.lattices.destination)),
-            (5, DimensionKind::Confidence { cuts }) => {
+            (domain::ARG_LABEL, DimensionKind::ArgLabel) => expect_values(&what, &d.values, label_values(&t.lattices.args)),
+            (domain::DEST_LABEL, DimensionKind::DestLabel) => expect_values(&what, &d.values, label_values(&t.lattices.destination)),
+            (domain::CONFIDENCE, DimensionKind::Confidence { cuts }) => {
                 if cuts.iter().any(|c| !c.is_finite()) || cuts.windows(2).any(|w| matches!(w, [a, b] if a >= b)) {
                     return Err(LoadError::invalid(what, "confidence cuts must be finite and strictly increasing"));
                 }
@@ -300,14 +300,14 @@ fn dimensions(t: &Table) -> Result<(), LoadError> {
                 }
                 Ok(())
             }
-            (_, DimensionKind::Budget { budget }) if i >= 6 => {
+            (_, DimensionKind::Budget { budget }) if i >= domain::FIXED => {
                 if *budget as usize != budgets_seen || !fields.is_empty() {
                     return Err(LoadError::invalid(what, "budget dimensions must follow confidence, one per budget in budget order"));
                 }
                 budgets_seen += 1;
-                expect_values(&what, &d.values, vec!["available".to_owned(), "exhausted".to_owned()])
+                expect_values(&what, &d.values, domain::BUDGET_VALUES.map(str::to_owned).to_vec())
             }
-            (_, DimensionKind::FieldLabel { field }) if i >= 6 => {
+            (_, DimensionKind::FieldLabel { field }) if i >= domain::FIXED => {
                 if !fields.insert(field.as_str()) {
                     return Err(LoadError::invalid(what, "a field has two field_label dimensions"));
                 }

@@ -25,7 +25,7 @@ use std::sync::Arc;
 use serde_json::{json, Value};
 use stpc_runtime::table::{Action, Node, Table, MISSING};
 use stpc_runtime::Engine;
-use stpc_tables::event::{self, EventInput};
+use stpc_tables::event::{self, EventInput, NamedLabels};
 use stpc_tables::vectors::{to_jsonl, vectors};
 
 fn contracts() -> Vec<PathBuf> {
@@ -214,7 +214,7 @@ fn generated_tables_pass_their_vectors() {
         modes: vec!["committed".into(), "speculative".into()],
         arg_labels: vec!["public".into(), "sensitive".into()],
         dest_labels: vec!["public".into()],
-        cuts: vec![0.0, 0.5],
+        cuts: vec![0.25, 0.5],
         budgets: vec!["b1".into()],
         fields: vec!["q".into()],
     };

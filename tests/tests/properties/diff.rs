@@ -21,9 +21,8 @@ use std::sync::Arc;
 use proptest::prelude::*;
 use proptest::sample::subsequence;
 use stpc_runtime::decide::{Decider, LabelsIn, Query};
-use stpc_runtime::table::{Action, Table, MISSING, UNKNOWN};
+use stpc_runtime::table::{domain, Action, Table, MISSING, UNKNOWN};
 use stpc_tables::diff::{diff, direction, Diff, UnifiedKind};
-use stpc_tables::vectors::confidence_in;
 use stpc_tests::table_builder::{build, Spec};
 
 const ACTIONS: [Action; 5] = [
@@ -154,7 +153,10 @@ fn decide_by_names(d: &Diff, t: &Table, decider: &Decider, point: &[u32]) -> Act
             UnifiedKind::Mode => mode = name,
             UnifiedKind::ArgLabel => args = t.lattices.args.label_id(&name),
             UnifiedKind::DestLabel => dest = t.lattices.destination.label_id(&name),
-            UnifiedKind::Confidence { cuts } => confidence = confidence_in(cuts, *v as usize),
+            UnifiedKind::Confidence { cuts } => {
+                confidence = domain::confidence_in(cuts, *v as usize)
+                    .expect("every interval over cuts in (0, 1) holds a confidence")
+            }
             UnifiedKind::Budget { name: b } => {
                 if *v == 1 {
                     exhausted.push(b.clone());

@@ -9,8 +9,9 @@
 )]
 
 use serde_json::json;
+use stpc_runtime::address::{glob_match, host_of};
 use stpc_runtime::entity::Recognisers;
-use stpc_runtime::label::{at_word_boundaries, glob_match, host_of, Labeler};
+use stpc_runtime::label::{at_word_boundaries, Labeler};
 use stpc_runtime::table::{EntityKind, Granularity};
 use stpc_runtime::transform::Rewriter;
 

@@ -3,5 +3,6 @@
 //! so they do not depend on the compiler.
 
 mod label;
+mod layout;
 mod monitor;
 mod table;

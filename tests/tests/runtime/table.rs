@@ -298,13 +298,16 @@ fn evaluation_fails_closed_on_an_inconsistent_table() {
         }
     }
     let p = Point::new(&[0, 0, 0, 0, 0, 1, 0]).unwrap();
-    let cell = t.evaluate(&p);
+    let cell = stpc_runtime::decide::evaluate(&t, &p);
     assert_eq!(
         (cell.action, cell.rule_id),
         (Action::Block, FAIL_CLOSED_RULE_ID)
     );
     let short = Point::new(&[0]).unwrap();
-    assert_eq!(table().evaluate(&short).action, Action::Block);
+    assert_eq!(
+        stpc_runtime::decide::evaluate(&table(), &short).action,
+        Action::Block
+    );
 }
 
 #[test]
@@ -332,7 +335,7 @@ fn every_point_of_the_domain_evaluates_like_the_pipeline() {
                                 };
                                 let (action, rule, _) =
                                     stpc_tests::web_search_table::pipeline(&opts, &e);
-                                let c = t.evaluate(&p);
+                                let c = stpc_runtime::decide::evaluate(&t, &p);
                                 assert_eq!((c.action, c.rule_id), (action, rule), "{p:?}");
                                 let fast = decider.decide_point(&p);
                                 assert_eq!((fast.action, fast.rule_id), (action, rule), "{p:?}");
@@ -395,6 +398,48 @@ fn every_byte_flip_in_the_digest_field_is_refused() {
             let mut b = pretty.clone().into_bytes();
             b[i] ^= xor;
             assert!(Table::from_json(&b).is_err(), "flip at {i}");
+        }
+    }
+}
+
+#[test]
+fn disclosure_order_is_the_documented_one() {
+    assert!(Action::Allow.disclosure_rank() > Action::Rewrite.disclosure_rank());
+    assert!(Action::Rewrite.disclosure_rank() > Action::Shadow.disclosure_rank());
+    assert_eq!(
+        Action::Shadow.disclosure_rank(),
+        Action::Defer.disclosure_rank()
+    );
+    assert!(Action::Defer.disclosure_rank() > Action::Block.disclosure_rank());
+}
+
+#[test]
+fn confidence_representatives_are_readable() {
+    use stpc_runtime::table::domain::confidence_in;
+    assert_eq!(confidence_in(&[], 0), Some(1.0));
+    assert_eq!(confidence_in(&[0.7], 0), Some(0.35));
+    assert_eq!(confidence_in(&[0.7], 1), Some(0.85));
+    assert_eq!(confidence_in(&[0.3, 0.7], 1), Some(0.5));
+    // No confidence in [0, 1] lies below a cut at 0 or above a cut past 1.
+    assert_eq!(confidence_in(&[0.0, 0.5], 0), None);
+    assert_eq!(confidence_in(&[0.5, 1.5], 2), None);
+    assert_eq!(confidence_in(&[0.5], 2), None);
+    // A narrow interval keeps a value inside it.
+    assert_eq!(confidence_in(&[0.701, 0.705], 1), Some(0.701));
+}
+
+proptest! {
+    #[test]
+    fn every_representative_falls_in_its_interval(
+        mut cuts in proptest::collection::vec(-0.5f64..1.5, 0..5),
+        i in 0usize..6,
+    ) {
+        use stpc_runtime::table::domain::{confidence_in, interval};
+        cuts.sort_by(f64::total_cmp);
+        cuts.dedup();
+        if let Some(c) = confidence_in(&cuts, i) {
+            prop_assert!((0.0..=1.0).contains(&c), "{c}");
+            prop_assert_eq!(interval(&cuts, c), Some(i), "cuts {:?}, c {}", cuts, c);
         }
     }
 }
