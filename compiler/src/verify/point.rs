@@ -114,7 +114,7 @@ pub(crate) fn render(t: &Table, coords: &[Option<u32>]) -> String {
                 .copied()
                 .flatten()
                 .map_or(cuts.len(), |v| v as usize);
-            match domain::confidence_in(&cuts, i) {
+            match domain::confidence_in(cuts, i) {
                 Some(c) => s.push_str(&format!(", confidence {c} (in {})", conf_name(i))),
                 None => s.push_str(&format!(", confidence in {}", conf_name(i))),
             }
