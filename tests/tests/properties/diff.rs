@@ -12,6 +12,7 @@
 
 #![expect(
     clippy::unwrap_used,
+    clippy::expect_used,
     clippy::indexing_slicing,
     reason = "test oracles and helpers: a failure should fail the test"
 )]

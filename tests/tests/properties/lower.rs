@@ -421,7 +421,7 @@ fn total(t: &Table) -> Result<(), TestCaseError> {
     let mut count = 0u64;
     loop {
         let point = stpc_runtime::Point::new(&p).expect("few dimensions");
-        let cell = stpc_runtime::decide::evaluate_index(&t, &point);
+        let cell = stpc_runtime::decide::evaluate_index(t, &point);
         prop_assert!(
             cell.is_some_and(|c| (c as usize) < t.cells.len()),
             "point {:?} reaches no cell",
@@ -541,7 +541,7 @@ fn brute_force(t: &Table) -> (bool, bool) {
         if feasible {
             let point = stpc_runtime::Point::new(&p).expect("point");
             let cell =
-                &t.cells[stpc_runtime::decide::evaluate_index(&t, &point).expect("cell") as usize];
+                &t.cells[stpc_runtime::decide::evaluate_index(t, &point).expect("cell") as usize];
             let discloses = matches!(
                 cell.action,
                 Action::Allow | Action::Rewrite | Action::Shadow
