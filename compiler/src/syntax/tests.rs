@@ -267,3 +267,94 @@ fn a_leading_byte_order_mark_is_ignored() {
     let comments = trivia::comments(crate::source::FileId(0), "\u{feff}// head\nenum A { b }\n");
     assert!(!comments[0].trailing);
 }
+
+/// The grammar's text, parsed just enough to read rule alternatives.
+mod grammar_text {
+    const GRAMMAR: &str = include_str!("../../../grammar/stpc.pest");
+
+    /// The body of rule `name` (between its outermost braces).
+    pub(super) fn body(name: &str) -> String {
+        let start = GRAMMAR
+            .lines()
+            .position(|l| {
+                l.strip_prefix(name)
+                    .is_some_and(|r| r.trim_start().starts_with('='))
+            })
+            .unwrap_or_else(|| panic!("no rule `{name}` in the grammar"));
+        let text: String = GRAMMAR
+            .lines()
+            .skip(start)
+            .map(|l| l.split("//").next().unwrap_or(""))
+            .collect::<Vec<_>>()
+            .join(" ");
+        let open = text.find('{').expect("rule body");
+        let mut depth = 0;
+        for (i, c) in text[open..].char_indices() {
+            match c {
+                '{' => depth += 1,
+                '}' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        return text[open + 1..open + i].to_owned();
+                    }
+                }
+                _ => {}
+            }
+        }
+        panic!("unbalanced rule `{name}`")
+    }
+
+    /// The top-level alternatives of rule `name`, as rule names.
+    pub(super) fn alternatives(name: &str) -> Vec<String> {
+        body(name).split('|').map(|a| a.trim().to_owned()).collect()
+    }
+
+    /// The keyword a rule starts with: the literal of its first `kw_` rule.
+    pub(super) fn first_keyword(name: &str) -> String {
+        let first = body(name)
+            .split_whitespace()
+            .next()
+            .unwrap_or("")
+            .trim_start_matches('(')
+            .to_owned();
+        let kw = first
+            .strip_prefix("kw_")
+            .unwrap_or_else(|| panic!("`{name}` starts with `{first}`, not a keyword"));
+        let literal = body(&format!("kw_{kw}"));
+        literal
+            .split('"')
+            .nth(1)
+            .unwrap_or_else(|| panic!("`kw_{kw}` has no literal"))
+            .to_owned()
+    }
+}
+
+#[test]
+fn keyword_lists_are_the_grammars() {
+    use grammar_text::{alternatives, body, first_keyword};
+    let sorted = |mut v: Vec<String>| {
+        v.sort();
+        v
+    };
+    let own = |v: &[&str]| sorted(v.iter().map(|s| (*s).to_owned()).collect());
+    let items: Vec<String> = alternatives("item")
+        .iter()
+        .map(|a| first_keyword(a))
+        .collect();
+    assert_eq!(sorted(items), own(ITEM_KEYWORDS), "ITEM_KEYWORDS");
+    let stmts: Vec<String> = alternatives("contract_stmt")
+        .iter()
+        .map(|a| first_keyword(a))
+        .collect();
+    assert_eq!(sorted(stmts), own(CONTRACT_KEYWORDS), "CONTRACT_KEYWORDS");
+    let actions: Vec<String> = alternatives("action")
+        .iter()
+        .map(|a| first_keyword(a))
+        .collect();
+    assert_eq!(sorted(actions), own(ACTIONS), "ACTIONS");
+    let reserved: Vec<String> = body("reserved")
+        .split('|')
+        .map(|w| w.trim().trim_matches('"').to_owned())
+        .collect();
+    assert_eq!(sorted(reserved), own(RESERVED), "RESERVED");
+}

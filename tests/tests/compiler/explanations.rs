@@ -17,7 +17,7 @@ use std::collections::HashMap;
 use stpc_compiler::{Code, Diagnostics, SourceMap};
 
 /// Code prefixes whose examples [`pipeline`] can judge.
-const COVERED: &[&str] = &["E01", "E02", "E03", "E04", "W00"];
+const COVERED: &[&str] = &["E01", "E02", "E03", "E04", "E05", "E06", "W00", "W06"];
 
 /// Codes whose explanation has no erroneous example, with the reason.
 const NO_EXAMPLE: &[(&str, &str)] = &[
