@@ -41,7 +41,7 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use crate::audit::{AuditRecord, AuditSink, FieldLabel, Stage};
-use crate::decide::{LabelsIn, Query};
+use crate::decide::{Decision, LabelsIn, Query};
 use crate::engine::{Engine, Rewritten};
 use crate::error::{DecideError, LoadError, MonitorError};
 use crate::label::Labels;
@@ -464,9 +464,30 @@ impl Monitor {
         l.is_none_or(|l| lat.leq(budget.at_least, l))
     }
 
-    /// The whole decision path for one event.
+    /// The whole decision path for one event: label, decide, act, audit,
+    /// then charge the budgets and hand out the outcome. Each step is a
+    /// method with a typed result, so the path reads as the paper's
+    /// pipeline and nothing leaves before the audit record is written.
     fn decide_event(&mut self, seq: u64, event: ProposedEvent) -> Result<Decided, MonitorError> {
         let engine = Arc::clone(&self.engine);
+        let labeled = self.label(&engine, &event);
+        let verdict = self.cell(&engine, &event, &labeled);
+        let acted = self.act(&engine, &event, &labeled, &verdict);
+        let acted = self.audit(&engine, seq, &event, &labeled, &verdict, acted);
+        let (action, reason, outcome) = self.settle(seq, event, &labeled, acted)?;
+        Ok(Decided::new(
+            seq,
+            action,
+            verdict.decision.rule_id,
+            verdict.decision.rule_name.to_owned(),
+            reason,
+            outcome,
+        ))
+    }
+
+    /// Step 1: resolve the tool and destination and label the event (then
+    /// the evaluation hook, if any).
+    fn label(&mut self, engine: &Engine, event: &ProposedEvent) -> Labeled {
         let decider = engine.decider();
         let tool = decider.tool_id(&event.tool);
         let dest = decider.destination_id(&event.destination);
@@ -474,117 +495,196 @@ impl Monitor {
             .labeler()
             .label(&event.args, dest, &event.destination);
         if let Some(hook) = self.label_hook.as_mut() {
-            hook(&event, &mut labels);
+            hook(event, &mut labels);
             labels.args = rejoin(
                 &engine.table().lattices.args,
                 &labels.fields,
                 event.args.is_object(),
             );
         }
+        let speculative = decider.mode_id(&event.mode) != Some(engine.committed_mode());
+        Labeled {
+            tool,
+            dest,
+            labels,
+            speculative,
+        }
+    }
+
+    /// Step 2: the table's cell for the event (fail-closed BLOCK when the
+    /// event cannot be placed), with the reason to report.
+    fn cell<'e>(
+        &self,
+        engine: &'e Engine,
+        event: &ProposedEvent,
+        labeled: &Labeled,
+    ) -> Verdict<'e> {
+        let decider = engine.decider();
         let exhausted = self.budgets_exhausted();
-        let field_refs = labels.field_refs();
+        let field_refs = labeled.labels.field_refs();
         let query = Query {
             tool: &event.tool,
             destination: &event.destination,
             mode: &event.mode,
             confidence: event.confidence,
             labels: LabelsIn {
-                args: labels.args,
-                destination: labels.destination,
+                args: labeled.labels.args,
+                destination: labeled.labels.destination,
                 fields: &field_refs,
             },
             budgets_exhausted: &exhausted,
         };
-        let speculative = decider.mode_id(&event.mode) != Some(engine.committed_mode());
-        let (decision, invalid) = match decider.point_resolved(tool, dest, &query) {
-            Ok(p) => (decider.decide_point(&p), None),
-            Err(e) => (crate::decide::Decision::fail_closed(), Some(e)),
+        match decider.point_resolved(labeled.tool, labeled.dest, &query) {
+            Ok(p) => Verdict {
+                decision: decider.decide_point(&p),
+                invalid: None,
+            },
+            Err(e) => Verdict {
+                decision: Decision::fail_closed(),
+                invalid: Some(e),
+            },
+        }
+    }
+
+    /// Step 3: carry out the cell's action in memory: the outgoing arguments
+    /// of ALLOW and REWRITE (re-labelled below the cut, A3), the substitute's
+    /// result of SHADOW. A rewrite that leaves a forbidden field, or a
+    /// SHADOW without a registered substitute, falls back to DEFER
+    /// (speculative) or BLOCK (committed).
+    fn act(
+        &self,
+        engine: &Engine,
+        event: &ProposedEvent,
+        labeled: &Labeled,
+        verdict: &Verdict<'_>,
+    ) -> Acted {
+        let decision = &verdict.decision;
+        let reason = verdict
+            .invalid
+            .clone()
+            .map_or(Reason::Rule, Reason::InvalidEvent);
+        let fallback = |reason: Reason| Acted {
+            action: if labeled.speculative {
+                Action::Defer
+            } else {
+                Action::Block
+            },
+            reason,
+            payload: Payload::Nothing,
         };
-        let mut reason = invalid.map_or(Reason::Rule, Reason::InvalidEvent);
-        let mut action = decision.action;
-        let mut transformed = BTreeMap::new();
-        let mut outgoing_args = None;
-        let mut shadow: Option<(String, OnPromote, Value)> = None;
-        let fallback = if speculative {
-            Action::Defer
-        } else {
-            Action::Block
-        };
-        match decision.action {
-            Action::Allow => outgoing_args = Some(event.args.clone()),
-            Action::Rewrite => {
-                match engine.rewrite(tool, dest, decision.transforms, &event.args, &labels) {
-                    Rewritten::Done { args, fields, .. } => {
-                        if let Value::Object(map) = &args {
-                            for f in &fields {
-                                if let Some(v) = map.get(f) {
-                                    transformed.insert(f.clone(), v.clone());
-                                }
+        let payload = match decision.action {
+            Action::Allow => Payload::Dispatch {
+                args: event.args.clone(),
+                transformed: BTreeMap::new(),
+            },
+            Action::Rewrite => match engine.rewrite(
+                labeled.tool,
+                labeled.dest,
+                decision.transforms,
+                &event.args,
+                &labeled.labels,
+            ) {
+                Rewritten::Done { args, fields, .. } => {
+                    let mut transformed = BTreeMap::new();
+                    if let Value::Object(map) = &args {
+                        for f in &fields {
+                            if let Some(v) = map.get(f) {
+                                transformed.insert(f.clone(), v.clone());
                             }
                         }
-                        outgoing_args = Some(args);
                     }
-                    Rewritten::Insufficient { fields } => {
-                        action = fallback;
-                        reason = Reason::RewriteInsufficient { fields };
+                    Payload::Dispatch { args, transformed }
+                }
+                Rewritten::Insufficient { fields } => {
+                    return fallback(Reason::RewriteInsufficient { fields })
+                }
+            },
+            Action::Shadow => match self.substitute(engine, labeled.tool, decision) {
+                Some((name, on_promote, f)) => {
+                    let call = ToolCall::new(
+                        event.tool.clone(),
+                        event.destination.clone(),
+                        event.args.clone(),
+                    );
+                    Payload::Shadow {
+                        name,
+                        on_promote,
+                        result: f(&call),
                     }
                 }
-            }
-            Action::Shadow => {
-                let t = engine.table();
-                let sub = decision
-                    .substitute
-                    .or_else(|| {
-                        tool.and_then(|i| t.tools.get(i as usize))
-                            .and_then(|x| x.substitute)
-                    })
-                    .and_then(|s| t.substitutes.get(s as usize));
-                match sub.and_then(|s| self.substitutes.get(&s.name).map(|f| (s, f))) {
-                    Some((s, f)) => {
-                        let call = ToolCall::new(
-                            event.tool.clone(),
-                            event.destination.clone(),
-                            event.args.clone(),
-                        );
-                        shadow = Some((s.name.clone(), s.on_promote, f(&call)));
-                    }
-                    None => {
-                        action = fallback;
-                        reason = Reason::NoSubstitute;
-                    }
-                }
-            }
-            Action::Defer | Action::Block => {}
+                None => return fallback(Reason::NoSubstitute),
+            },
+            Action::Defer | Action::Block => Payload::Nothing,
+        };
+        Acted {
+            action: decision.action,
+            reason,
+            payload,
         }
-        // Audit before anything leaves: a failed record blocks the event.
+    }
+
+    /// The substitute a SHADOW cell names (the tool's own when the cell names
+    /// none) and its registered implementation.
+    fn substitute(
+        &self,
+        engine: &Engine,
+        tool: Option<u32>,
+        decision: &Decision<'_>,
+    ) -> Option<(String, OnPromote, &SubstituteFn)> {
         let t = engine.table();
+        let sub = decision
+            .substitute
+            .or_else(|| {
+                tool.and_then(|i| t.tools.get(i as usize))
+                    .and_then(|x| x.substitute)
+            })
+            .and_then(|s| t.substitutes.get(s as usize))?;
+        let f = self.substitutes.get(&sub.name)?;
+        Some((sub.name.clone(), sub.on_promote, f))
+    }
+
+    /// Step 4: write the audit record before anything leaves; a record the
+    /// sink refuses blocks the event.
+    fn audit(
+        &mut self,
+        engine: &Engine,
+        seq: u64,
+        event: &ProposedEvent,
+        labeled: &Labeled,
+        verdict: &Verdict<'_>,
+        acted: Acted,
+    ) -> Acted {
+        if !self.audits() {
+            return acted;
+        }
+        let t = engine.table();
+        let labels = &labeled.labels;
         let mut rec = self.record_base(
             seq,
             &event.branch,
             &event.tool,
-            dest,
+            labeled.dest,
             &event.mode,
             Stage::Decided,
         );
-        rec.action = Some(action);
-        rec.rule_id = Some(decision.rule_id);
-        rec.rule_name = Some(decision.rule_name.to_owned());
-        rec.reason = Some(reason.code().to_owned());
+        rec.action = Some(acted.action);
+        rec.rule_id = Some(verdict.decision.rule_id);
+        rec.rule_name = Some(verdict.decision.rule_name.to_owned());
+        rec.reason = Some(acted.reason.code().to_owned());
+        let arg_name = |l: Option<u32>| {
+            l.and_then(|l| t.lattices.args.label_name(l))
+                .unwrap_or(MISSING)
+                .to_owned()
+        };
         rec.labels = labels
             .fields
             .iter()
             .map(|(f, l)| FieldLabel {
                 field: f.clone(),
-                label: t.lattices.args.label_name(*l).unwrap_or(MISSING).to_owned(),
+                label: arg_name(Some(*l)),
             })
             .collect();
-        rec.arg_label = Some(
-            labels
-                .args
-                .and_then(|l| t.lattices.args.label_name(l))
-                .unwrap_or(MISSING)
-                .to_owned(),
-        );
+        rec.arg_label = Some(arg_name(labels.args));
         rec.dest_label = Some(
             labels
                 .destination
@@ -592,24 +692,40 @@ impl Monitor {
                 .unwrap_or(MISSING)
                 .to_owned(),
         );
-        if outgoing_args.is_some() {
-            rec.transformed = transformed;
+        if let Payload::Dispatch { transformed, .. } = &acted.payload {
+            rec.transformed.clone_from(transformed);
         }
-        if t.audit.raw_args && !speculative {
+        if t.audit.raw_args && !labeled.speculative {
             rec.raw_args = Some(event.args.clone());
         }
-        if self.audits() && self.sink.record(&rec).is_err() {
-            action = Action::Block;
-            reason = Reason::AuditFailed;
-            outgoing_args = None;
-            shadow = None;
+        match self.sink.record(&rec) {
+            Ok(()) => acted,
+            Err(_) => Acted {
+                action: Action::Block,
+                reason: Reason::AuditFailed,
+                payload: Payload::Nothing,
+            },
         }
-        let decided_rule_name = decision.rule_name.to_owned();
-        let rule_id = decision.rule_id;
-        let outcome = match (action, outgoing_args, shadow) {
-            (Action::Allow | Action::Rewrite, Some(args), _) => {
-                let charge: Vec<bool> = (0..t.budgets.len())
-                    .map(|b| self.counts(b, &labels))
+    }
+
+    /// Step 5: charge the budgets for a ticket, queue a shadowed or deferred
+    /// event on its branch, and build the outcome.
+    fn settle(
+        &mut self,
+        seq: u64,
+        event: ProposedEvent,
+        labeled: &Labeled,
+        acted: Acted,
+    ) -> Result<(Action, Reason, Outcome), MonitorError> {
+        let Acted {
+            action,
+            mut reason,
+            payload,
+        } = acted;
+        let outcome = match (action, payload) {
+            (Action::Allow | Action::Rewrite, Payload::Dispatch { args, .. }) => {
+                let charge: Vec<bool> = (0..self.engine.table().budgets.len())
+                    .map(|b| self.counts(b, &labeled.labels))
                     .collect();
                 let task = self.task.as_mut().ok_or(MonitorError::NoTask)?;
                 for (u, c) in task.used.iter_mut().zip(charge) {
@@ -621,47 +737,93 @@ impl Monitor {
                 Outcome::Dispatch(DispatchTicket::new(
                     seq,
                     self.generation,
-                    event.branch.clone(),
-                    event.mode.clone(),
-                    dest,
+                    event.branch,
+                    event.mode,
+                    labeled.dest,
                     call,
                 ))
             }
-            (Action::Shadow, _, Some((name, on_promote, result))) => {
+            (
+                Action::Shadow,
+                Payload::Shadow {
+                    name,
+                    on_promote,
+                    result,
+                },
+            ) => {
                 let shadowed = Shadowed::new(seq, name, result);
                 let task = self.task.as_mut().ok_or(MonitorError::NoTask)?;
                 task.shadowed.push(ShadowPending {
                     seq,
-                    event: event.clone(),
+                    event,
                     on_promote,
                     result: shadowed.clone(),
                 });
                 Outcome::Shadowed(shadowed)
             }
-            (Action::Defer, _, _) => {
+            (Action::Defer, _) => {
                 let task = self.task.as_mut().ok_or(MonitorError::NoTask)?;
                 let branch = event.branch.clone();
                 task.deferred.push(Pending { seq, event });
                 Outcome::Deferred(Deferred::new(seq, branch))
             }
-            _ => {
+            (action, _) => {
                 if matches!(reason, Reason::Rule) && action != Action::Block {
                     // An action without its payload cannot happen; block.
                     reason = Reason::InvalidEvent(DecideError::LabelOutOfRange);
                 }
-                action = Action::Block;
-                Outcome::Blocked(Denial::new(seq, reason.clone()))
+                return Ok((
+                    Action::Block,
+                    reason.clone(),
+                    Outcome::Blocked(Denial::new(seq, reason)),
+                ));
             }
         };
-        Ok(Decided::new(
-            seq,
-            action,
-            rule_id,
-            decided_rule_name,
-            reason,
-            outcome,
-        ))
+        Ok((action, reason, outcome))
     }
+}
+
+/// What the labeling step found for one event.
+struct Labeled {
+    /// Tool id; `None` is `<unknown>`.
+    tool: Option<u32>,
+    /// Destination id; `None` is `<unknown>`.
+    dest: Option<u32>,
+    /// The labels the decision uses.
+    labels: Labels,
+    /// Any mode but `committed`.
+    speculative: bool,
+}
+
+/// The table's decision for one event, and why it could not be placed if
+/// it could not.
+struct Verdict<'e> {
+    decision: Decision<'e>,
+    invalid: Option<DecideError>,
+}
+
+/// An action carried out in memory, before anything leaves.
+struct Acted {
+    action: Action,
+    reason: Reason,
+    payload: Payload,
+}
+
+/// What an action hands on.
+enum Payload {
+    /// The arguments to dispatch, and the fields a REWRITE changed.
+    Dispatch {
+        args: Value,
+        transformed: BTreeMap<String, Value>,
+    },
+    /// A substitute's result.
+    Shadow {
+        name: String,
+        on_promote: OnPromote,
+        result: Value,
+    },
+    /// Nothing (DEFER, BLOCK).
+    Nothing,
 }
 
 /// The argument label after a label hook: the join of the field labels (the

@@ -347,176 +347,239 @@ fn is_word(word: &str) -> bool {
         .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
 }
 
-/// Turns a pest error in the chunk `cx.chunk` into one diagnostic.
+/// Turns a pest error in the chunk `cx.chunk` into one diagnostic: a
+/// reserved word used as a name, an error at the end of the file, a wrong
+/// word (missing condition, unknown action, misspelled keyword), a missing
+/// `;` or `,`, and otherwise an "unexpected" error with a repair if one works.
 pub(super) fn classify(cx: &Context<'_>, error: &pest::error::Error<Rule>) -> Diagnostic {
-    let rule_pos = cx.offset + located(error);
-    let far = cx.offset + furthest(error);
-    // Where the error is and what was expected there.
-    let (here, items) = if far > rule_pos {
-        match cx.token_at(far) {
-            // The furthest attempt stopped inside a token (`allowed` after
-            // matching `allow`): the token is wrong as a whole.
-            Some(t) if t.start < far => (Some(t), expected(error, true, false)),
-            t => {
-                let items = expected(error, false, true);
-                if items.is_empty() {
-                    (t, expected(error, true, false))
-                } else {
-                    (t, items)
+    let site = Site::locate(cx, error);
+    if let Some(d) = site.reserved_at_rule(cx) {
+        return d;
+    }
+    let Some(here) = site.here else {
+        return site.at_end(cx);
+    };
+    site.wrong_word(cx, here)
+        .or_else(|| site.missing_punct(cx, here))
+        .unwrap_or_else(|| {
+            errors::unexpected(
+                cx.span(here),
+                &describe(cx.word(here)),
+                &site.list,
+                repair_help(cx, here, site.prev, &site.items),
+            )
+        })
+}
+
+/// Where a pest error is, what was expected there, and the token before.
+struct Site<'c> {
+    /// The rule-level position (where the failing rule started).
+    rule_pos: usize,
+    /// The furthest position any attempt reached.
+    far: usize,
+    /// The token at the error; `None` at the end of the file.
+    here: Option<&'c Token>,
+    /// What was expected, deduplicated.
+    items: Vec<Expected>,
+    /// `items` rendered for messages.
+    list: Vec<String>,
+    /// The token before the error.
+    prev: Option<&'c Token>,
+    /// Its text (empty when there is none).
+    prev_word: &'c str,
+}
+
+impl<'c> Site<'c> {
+    fn locate(cx: &'c Context<'_>, error: &pest::error::Error<Rule>) -> Site<'c> {
+        let rule_pos = cx.offset + located(error);
+        let far = cx.offset + furthest(error);
+        let (here, items) = if far > rule_pos {
+            match cx.token_at(far) {
+                // The furthest attempt stopped inside a token (`allowed`
+                // after matching `allow`): the token is wrong as a whole.
+                Some(t) if t.start < far => (Some(t), expected(error, true, false)),
+                t => {
+                    let items = expected(error, false, true);
+                    if items.is_empty() {
+                        (t, expected(error, true, false))
+                    } else {
+                        (t, items)
+                    }
                 }
             }
-        }
-    } else {
-        (
-            cx.token_at(rule_pos),
-            expected(error, true, far == rule_pos),
-        )
-    };
-    let list: Vec<String> = items.iter().map(Expected::render).collect();
-    let expects = |e: &Expected| items.contains(e);
-    let expects_punct = |p: &str| expects(&Expected::Punct(p.to_string()));
-    let expects_class = |c: &str| {
-        items
-            .iter()
-            .any(|e| matches!(e, Expected::Class(x) if x == c))
-    };
-    let prev = here.map_or_else(
-        || cx.token_before(cx.text.len()),
-        |h| cx.token_before(h.start),
-    );
-    let prev_word = prev.map_or("", |p| cx.word(p));
-
-    // A reserved word that pest rejected as a name: the rule-level position
-    // is at the word, and the name's lookahead stopped at its end.
-    if let Some(r) = cx.token_at(rule_pos).filter(|r| r.start == rule_pos) {
-        let word = cx.word(r);
-        if RESERVED.contains(&word) && (far == r.end || expects_class(NAME)) {
-            return errors::reserved_word(cx.span(r), word);
+        } else {
+            (
+                cx.token_at(rule_pos),
+                expected(error, true, far == rule_pos),
+            )
+        };
+        let list = items.iter().map(Expected::render).collect();
+        let prev = here.map_or_else(
+            || cx.token_before(cx.text.len()),
+            |h| cx.token_before(h.start),
+        );
+        Site {
+            rule_pos,
+            far,
+            here,
+            items,
+            list,
+            prev,
+            prev_word: prev.map_or("", |p| cx.word(p)),
         }
     }
 
-    let Some(here) = here else {
-        // The end of the file.
-        let eof = prev.map_or(cx.text.len(), |p| p.end);
-        if matches!(prev_word, "when" | "unless") {
-            return errors::missing_condition(Span::new(cx.file, eof, eof), prev_word);
+    fn expects_punct(&self, p: &str) -> bool {
+        self.items.contains(&Expected::Punct(p.to_string()))
+    }
+
+    fn expects_class(&self, c: &str) -> bool {
+        self.items
+            .iter()
+            .any(|e| matches!(e, Expected::Class(x) if x == c))
+    }
+
+    /// A reserved word that pest rejected as a name: the rule-level position
+    /// is at the word, and the name's lookahead stopped at its end.
+    fn reserved_at_rule(&self, cx: &Context<'_>) -> Option<Diagnostic> {
+        let r = cx
+            .token_at(self.rule_pos)
+            .filter(|r| r.start == self.rule_pos)?;
+        let word = cx.word(r);
+        (RESERVED.contains(&word) && (self.far == r.end || self.expects_class(NAME)))
+            .then(|| errors::reserved_word(cx.span(r), word))
+    }
+
+    /// The end of the file: a missing condition, a missing `;`, or an
+    /// unexpected end.
+    fn at_end(&self, cx: &Context<'_>) -> Diagnostic {
+        let eof = self.prev.map_or(cx.text.len(), |p| p.end);
+        if matches!(self.prev_word, "when" | "unless") {
+            return errors::missing_condition(Span::new(cx.file, eof, eof), self.prev_word);
         }
-        if expects_punct(";") && cx.repairs((eof, eof), ";", cx.text.len()) {
-            if let Some(p) = prev {
+        if self.expects_punct(";") && cx.repairs((eof, eof), ";", cx.text.len()) {
+            if let Some(p) = self.prev {
                 return errors::missing_semicolon(cx.span(p), "the end of the file");
             }
         }
-        return errors::unexpected_eof(Span::new(cx.file, eof, eof), &list, None);
-    };
-    let word = cx.word(here);
-    let found = describe(word);
-    let here_span = cx.span(here);
-    let next = cx.token_after(here);
-    // A repair must get past the token after the error; at the end of the
-    // text, only a full parse counts.
-    let must_pass = cx.tokens_after(here, 3);
+        errors::unexpected_eof(Span::new(cx.file, eof, eof), &self.list, None)
+    }
 
-    // `when` / `unless` followed by no condition.
-    if let Some(p) =
-        prev.filter(|_| matches!(prev_word, "when" | "unless") && matches!(word, ";" | "}"))
-    {
-        return errors::missing_condition(Span::new(cx.file, p.end, p.end), prev_word);
+    /// A word where another was needed: no condition after `when`, a
+    /// reserved word as a name, an unknown action, a misspelled keyword.
+    fn wrong_word(&self, cx: &Context<'_>, here: &Token) -> Option<Diagnostic> {
+        let word = cx.word(here);
+        let here_span = cx.span(here);
+        // `when` / `unless` followed by no condition.
+        if let Some(p) = self
+            .prev
+            .filter(|_| matches!(self.prev_word, "when" | "unless") && matches!(word, ";" | "}"))
+        {
+            return Some(errors::missing_condition(
+                Span::new(cx.file, p.end, p.end),
+                self.prev_word,
+            ));
+        }
+        if is_word(word) && RESERVED.contains(&word) && self.expects_class(NAME) {
+            return Some(errors::reserved_word(here_span, word));
+        }
+        if let Some(d) = self.unknown_action(cx, here) {
+            return Some(d);
+        }
+        if is_word(word) {
+            return self.misspelled_keyword(cx, here);
+        }
+        None
     }
-    if is_word(word) && RESERVED.contains(&word) && expects_class(NAME) {
-        return errors::reserved_word(here_span, word);
-    }
-    // `alow;` in a pipeline: the word parsed as a rule name, then `:` was
-    // expected after it.
-    if expects_punct(":") && !expects_class(ACTION_CLASS) {
-        if let Some(b) = prev {
-            let before_b = cx.token_before(b.start).map_or("", |t| cx.word(t));
-            if matches!(before_b, "{" | ";")
-                && is_word(prev_word)
-                && !ACTIONS.contains(&prev_word)
-                && in_decide(cx, b.start)
-            {
-                let suggestion = suggest::did_you_mean(prev_word, ACTIONS.iter().copied());
-                return errors::unknown_action(cx.span(b), prev_word, suggestion);
+
+    /// An action the pipeline does not know (`alow;`, `permit when ...`).
+    fn unknown_action(&self, cx: &Context<'_>, here: &Token) -> Option<Diagnostic> {
+        let word = cx.word(here);
+        // `alow;` in a pipeline: the word parsed as a rule name, then `:`
+        // was expected after it.
+        if self.expects_punct(":") && !self.expects_class(ACTION_CLASS) {
+            if let Some(b) = self.prev {
+                let before_b = cx.token_before(b.start).map_or("", |t| cx.word(t));
+                if matches!(before_b, "{" | ";")
+                    && is_word(self.prev_word)
+                    && !ACTIONS.contains(&self.prev_word)
+                    && in_decide(cx, b.start)
+                {
+                    let suggestion =
+                        suggest::did_you_mean(self.prev_word, ACTIONS.iter().copied());
+                    return Some(errors::unknown_action(cx.span(b), self.prev_word, suggestion));
+                }
             }
         }
-    }
-    // A word where an action is expected.
-    if is_word(word) && expects_class(ACTION_CLASS) && !ACTIONS.contains(&word) {
-        // `name:` also starts a rule, so a far miss followed by `:` is not
-        // an unknown action.
-        let suggestion = suggest::did_you_mean(word, ACTIONS.iter().copied());
-        let followed_by_colon = next.is_some_and(|n| cx.word(n) == ":");
-        if suggestion.is_some() || !followed_by_colon {
-            return errors::unknown_action(here_span, word, suggestion);
+        // A word where an action is expected. `name:` also starts a rule, so
+        // a far miss followed by `:` is not an unknown action.
+        if is_word(word) && self.expects_class(ACTION_CLASS) && !ACTIONS.contains(&word) {
+            let suggestion = suggest::did_you_mean(word, ACTIONS.iter().copied());
+            let followed_by_colon = cx.token_after(here).is_some_and(|n| cx.word(n) == ":");
+            if suggestion.is_some() || !followed_by_colon {
+                return Some(errors::unknown_action(cx.span(here), word, suggestion));
+            }
         }
+        None
     }
-    // A misspelled keyword.
-    if is_word(word) {
-        let at_item_start = here.depth == 0 && matches!(prev_word, "" | ";" | "}");
-        let in_contract = expects(&Expected::Keyword("tools".into()));
-        let keywords: Vec<&str> = items
+
+    /// A keyword spelled wrong, or a word where a declaration must start.
+    fn misspelled_keyword(&self, cx: &Context<'_>, here: &Token) -> Option<Diagnostic> {
+        let word = cx.word(here);
+        let at_item_start = here.depth == 0 && matches!(self.prev_word, "" | ";" | "}");
+        let in_contract = self.items.contains(&Expected::Keyword("tools".into()));
+        let keywords: Vec<&str> = self
+            .items
             .iter()
             .filter_map(|e| match e {
                 Expected::Keyword(k) => Some(k.as_str()),
                 _ => None,
             })
-            .chain(
-                at_item_start
-                    .then_some(ITEM_KEYWORDS)
-                    .into_iter()
-                    .flatten()
-                    .copied(),
-            )
-            .chain(
-                in_contract
-                    .then_some(CONTRACT_KEYWORDS)
-                    .into_iter()
-                    .flatten()
-                    .copied(),
-            )
+            .chain(at_item_start.then_some(ITEM_KEYWORDS).into_iter().flatten().copied())
+            .chain(in_contract.then_some(CONTRACT_KEYWORDS).into_iter().flatten().copied())
             .collect();
         // Only keywords that are single words can be misspelled as one.
         let single = keywords.iter().copied().filter(|k| !k.contains(' '));
+        let declaration = ["a declaration".to_string()];
         if let Some(best) = suggest::best_match(word, single) {
-            let declaration = ["a declaration".to_string()];
             let expected = if at_item_start {
                 &declaration[..]
             } else {
-                &list[..]
+                &self.list[..]
             };
-            return errors::unknown_keyword(
-                here_span,
+            return Some(errors::unknown_keyword(
+                cx.span(here),
                 word,
                 format!("did you mean `{best}`?"),
                 expected,
-            );
+            ));
         }
-        if at_item_start {
+        at_item_start.then(|| {
             let all: Vec<String> = ITEM_KEYWORDS.iter().map(|k| format!("`{k}`")).collect();
-            return errors::unknown_keyword(
-                here_span,
+            errors::unknown_keyword(
+                cx.span(here),
                 word,
                 format!("a declaration starts with {}", errors::join_or(&all)),
-                &["a declaration".to_string()],
-            );
-        }
+                &declaration,
+            )
+        })
     }
-    // A missing `;` or `,`: inserting it after the previous token repairs
-    // the parse.
-    if let Some(p) = prev {
-        if expects_punct(";") && cx.repairs((p.end, p.end), ";", must_pass) {
-            return errors::missing_semicolon(cx.span(p), &found);
+
+    /// A missing `;` or `,`: inserting it after the previous token repairs
+    /// the parse. A repair must get past the token after the error; at the
+    /// end of the text, only a full parse counts.
+    fn missing_punct(&self, cx: &Context<'_>, here: &Token) -> Option<Diagnostic> {
+        let p = self.prev?;
+        let must_pass = cx.tokens_after(here, 3);
+        let found = describe(cx.word(here));
+        if self.expects_punct(";") && cx.repairs((p.end, p.end), ";", must_pass) {
+            return Some(errors::missing_semicolon(cx.span(p), &found));
         }
-        if expects_punct(",") && cx.repairs((p.end, p.end), ", ", must_pass) {
-            return errors::missing_comma(cx.span(p), &found);
+        if self.expects_punct(",") && cx.repairs((p.end, p.end), ", ", must_pass) {
+            return Some(errors::missing_comma(cx.span(p), &found));
         }
+        None
     }
-    errors::unexpected(
-        here_span,
-        &found,
-        &list,
-        repair_help(cx, here, prev, &items),
-    )
 }
 
 /// A help line from a small repair that works: replace a token typed by

@@ -250,6 +250,8 @@ fn invalid_utf8_points_at_the_first_bad_byte_in_the_lossy_text() {
 #[test]
 fn every_rule_has_a_friendly_name_without_rule_ids() {
     for rule in grammar::Rule::all_rules() {
+        let entries = grammar::FRIENDLY.iter().filter(|(r, _)| r == rule).count();
+        assert_eq!(entries, 1, "{rule:?} has {entries} friendly names");
         let name = grammar::friendly(*rule);
         let id = format!("{rule:?}");
         assert!(!name.is_empty(), "{id}");
