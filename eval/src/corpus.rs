@@ -230,7 +230,10 @@ const TOPIC_DATA: [Topic; 6] = [
 
 /// The vocabulary of topic `name` (`relationship` for any other name).
 fn topic(name: &str) -> &'static Topic {
-    let i = TOPICS.iter().position(|t| *t == name).unwrap_or(TOPIC_DATA.len() - 1);
+    let i = TOPICS
+        .iter()
+        .position(|t| *t == name)
+        .unwrap_or(TOPIC_DATA.len() - 1);
     TOPIC_DATA.get(i).unwrap_or(&TOPIC_DATA[5])
 }
 

@@ -59,6 +59,33 @@ fn contract(cx: &mut Cx<'_>, m: usize, c: &ast::Contract) -> hir::Contract {
         tests: Vec::new(),
         span,
     };
+    params(cx, &mut out, c);
+    let (decide, tests) = statements(cx, m, &mut out, c);
+    if !c
+        .stmts
+        .iter()
+        .any(|s| matches!(s, ast::ContractStmt::Tools(..)))
+    {
+        cx.d.push(errors::empty_allow_list(&c.name.name, "tools", span));
+    }
+    if !c
+        .stmts
+        .iter()
+        .any(|s| matches!(s, ast::ContractStmt::Destinations(..)))
+    {
+        cx.d.push(errors::empty_allow_list(&c.name.name, "destinations", span));
+    }
+    pipeline(cx, m, &mut out, c, decide);
+    for t in tests {
+        if let Some(t) = super::contract_tests::test(cx, m, &out, t) {
+            out.tests.push(t);
+        }
+    }
+    out
+}
+
+/// The contract's parameters and their defaults, each in `[0, 1]`.
+fn params(cx: &mut Cx<'_>, out: &mut hir::Contract, c: &ast::Contract) {
     for p in &c.params {
         if let Some(first) = out.params.iter().find(|x| x.name == p.name.name) {
             cx.d.push(rerrors::duplicate(
@@ -84,6 +111,16 @@ fn contract(cx: &mut Cx<'_>, m: usize, c: &ast::Contract) -> hir::Contract {
             span: p.name.loc.span(),
         });
     }
+}
+
+/// The contract's statements, vocabulary first so guards and tests can
+/// refer to budgets and tools; returns its `decide` block and its tests.
+fn statements<'a>(
+    cx: &mut Cx<'_>,
+    m: usize,
+    out: &mut hir::Contract,
+    c: &'a ast::Contract,
+) -> (Option<&'a ast::Decide>, Vec<&'a ast::Test>) {
     let mut once = Once::default();
     let mut decide: Option<&ast::Decide> = None;
     let mut tests = Vec::new();
@@ -119,8 +156,8 @@ fn contract(cx: &mut Cx<'_>, m: usize, c: &ast::Contract) -> hir::Contract {
                     });
                 }
             }
-            ast::ContractStmt::Threshold(t) => threshold(cx, &mut out, &mut once, t),
-            ast::ContractStmt::Budget(b) => budget(cx, &mut out, b),
+            ast::ContractStmt::Threshold(t) => threshold(cx, out, &mut once, t),
+            ast::ContractStmt::Budget(b) => budget(cx, out, b),
             ast::ContractStmt::Audit(a) => {
                 if once.first(cx, "`audit`", a.loc.span()) {
                     out.audit = hir::Audit {
@@ -139,22 +176,20 @@ fn contract(cx: &mut Cx<'_>, m: usize, c: &ast::Contract) -> hir::Contract {
             ast::ContractStmt::Test(t) => tests.push(t),
         }
     }
-    if !c
-        .stmts
-        .iter()
-        .any(|s| matches!(s, ast::ContractStmt::Tools(..)))
-    {
-        cx.d.push(errors::empty_allow_list(&c.name.name, "tools", span));
-    }
-    if !c
-        .stmts
-        .iter()
-        .any(|s| matches!(s, ast::ContractStmt::Destinations(..)))
-    {
-        cx.d.push(errors::empty_allow_list(&c.name.name, "destinations", span));
-    }
+    (decide, tests)
+}
+
+/// The rules of the `decide` block, which must end with an unguarded default.
+fn pipeline(
+    cx: &mut Cx<'_>,
+    m: usize,
+    out: &mut hir::Contract,
+    c: &ast::Contract,
+    decide: Option<&ast::Decide>,
+) {
+    let span = c.name.loc.span();
     match decide {
-        Some(d) => out.rules = rules(cx, m, &out, d),
+        Some(d) => out.rules = rules(cx, m, out, d),
         None => cx.d.push(errors::no_default(&c.name.name, span, None)),
     }
     if let (Some(d), Some(last)) = (decide, out.rules.last()) {
@@ -168,12 +203,6 @@ fn contract(cx: &mut Cx<'_>, m: usize, c: &ast::Contract) -> hir::Contract {
     } else if let Some(d) = decide {
         cx.d.push(errors::no_default(&c.name.name, d.loc.span(), None));
     }
-    for t in tests {
-        if let Some(t) = super::contract_tests::test(cx, m, &out, t) {
-            out.tests.push(t);
-        }
-    }
-    out
 }
 
 fn threshold(cx: &mut Cx<'_>, out: &mut hir::Contract, once: &mut Once, t: &ast::Threshold) {

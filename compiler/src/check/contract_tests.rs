@@ -36,123 +36,157 @@ pub(crate) fn test(
     c: &hir::Contract,
     t: &ast::Test,
 ) -> Option<hir::Test> {
+    // An unknown tool is reported here; the rest of the test is still
+    // checked, so one run reports every problem in it.
     let tool_id = cx.lookup(m, &t.tool, Kind::Tool).map(hir::ToolId);
     let tool = tool_id.and_then(|id| cx.p.tool(id)).cloned();
     let mut args = Vec::new();
     for a in &t.args {
         if let Some(tool) = &tool {
-            if tool.field(&a.name.name).is_none() {
-                let names = tool.fields.iter().map(|f| f.name.as_str());
-                let whose = format!("tool `{}` has no field `{}`", tool.name, a.name.name);
-                cx.d.push(errors::unknown_field(
-                    &a.name.name,
-                    &whose,
-                    a.name.loc.span(),
-                    names,
-                ));
-            }
+            known_field(cx, tool, &a.name);
         }
         args.push((a.name.name.clone(), value(&a.value)));
     }
-    let mut out = hir::Test {
-        name: t.name.value.clone(),
-        tool: tool_id.unwrap_or(hir::ToolId(u32::MAX)),
-        args,
-        destination: None,
-        mode: None,
-        confidence: None,
-        branch: None,
-        after: Vec::new(),
-        labels: Vec::new(),
-        expect: expect(t.expect),
-        expect_rule: None,
-        span: t.loc.span(),
-    };
+    let mut event = Clauses::default();
     for clause in &t.clauses {
+        event.add(cx, m, c, tool.as_ref(), clause);
+    }
+    let expect_rule = t.expect_rule.as_ref().and_then(|rule| {
+        let found = c
+            .rules
+            .iter()
+            .position(|r| r.name.as_deref() == Some(rule.name.as_str()));
+        if found.is_none() {
+            let names = c.rules.iter().filter_map(|r| r.name.as_deref());
+            cx.d.push(crate::resolve::errors::unknown_name(
+                "rule",
+                &rule.name,
+                rule.loc.span(),
+                names,
+            ));
+        }
+        found.map(hir::RuleId::from_index)
+    });
+    Some(hir::Test {
+        name: t.name.value.clone(),
+        tool: tool_id?,
+        args,
+        destination: event.destination,
+        mode: event.mode,
+        confidence: event.confidence,
+        branch: event.branch,
+        after: event.after,
+        labels: event.labels,
+        expect: expect(t.expect),
+        expect_rule,
+        span: t.loc.span(),
+    })
+}
+
+/// Reports a field the tool does not declare.
+fn known_field(cx: &mut Cx<'_>, tool: &hir::Tool, name: &ast::Ident) {
+    if tool.field(&name.name).is_none() {
+        let names = tool.fields.iter().map(|f| f.name.as_str());
+        let whose = format!("tool `{}` has no field `{}`", tool.name, name.name);
+        cx.d.push(errors::unknown_field(
+            &name.name,
+            &whose,
+            name.loc.span(),
+            names,
+        ));
+    }
+}
+
+/// The event clauses of a test (`to`, mode, `confidence`, `branch`,
+/// `after`, `labels`), checked one by one.
+#[derive(Default)]
+struct Clauses {
+    destination: Option<hir::TestDest>,
+    mode: Option<hir::ModeId>,
+    confidence: Option<f64>,
+    branch: Option<String>,
+    after: Vec<(hir::BudgetId, u32)>,
+    labels: Vec<(hir::LabelTarget, hir::LabelId)>,
+}
+
+impl Clauses {
+    fn add(
+        &mut self,
+        cx: &mut Cx<'_>,
+        m: usize,
+        c: &hir::Contract,
+        tool: Option<&hir::Tool>,
+        clause: &ast::EventClause,
+    ) {
         match clause {
             ast::EventClause::ToName(n) => {
-                out.destination = cx
+                self.destination = cx
                     .lookup(m, n, Kind::Destination)
                     .map(|d| hir::TestDest::Named(hir::DestId(d)));
             }
             ast::EventClause::ToAddress(s) => {
-                out.destination = Some(hir::TestDest::Address(s.value.clone()))
+                self.destination = Some(hir::TestDest::Address(s.value.clone()))
             }
-            ast::EventClause::Mode(n, _) => out.mode = cx.mode(n),
+            ast::EventClause::Mode(n, _) => self.mode = cx.mode(n),
             ast::EventClause::Confidence(n) => {
                 let v = n.value();
                 if !(0.0..=1.0).contains(&v) {
                     cx.d.push(errors::out_of_unit("confidence", &n.text, n.loc.span()));
                 }
-                out.confidence = Some(v);
+                self.confidence = Some(v);
             }
-            ast::EventClause::Branch(s) => out.branch = Some(s.value.clone()),
-            ast::EventClause::After(n, b) => {
-                let Some(id) = c.budget(&b.name) else {
-                    let names = c.budgets.iter().map(|b| b.name.as_str());
-                    cx.d.push(crate::resolve::errors::unknown_name(
-                        "budget",
-                        &b.name,
-                        b.loc.span(),
-                        names,
-                    ));
-                    continue;
-                };
-                match n.text.parse::<u32>() {
-                    Ok(k) => out.after.push((id, k)),
-                    Err(_) => cx.d.push(errors::bad_test(
-                        &format!("`after {}` is not a whole number of dispatches", n.text),
-                        n.loc.span(),
-                        "write a count such as `after 5 dispatches of b`",
-                    )),
-                }
-            }
+            ast::EventClause::Branch(s) => self.branch = Some(s.value.clone()),
+            ast::EventClause::After(n, b) => self.after(cx, c, n, b),
             ast::EventClause::Labels(bindings) => {
                 for (target, label) in bindings {
-                    if target.name == "destination" {
-                        if let Some(l) = cx.label(hir::Subject::Destination, label) {
-                            out.labels.push((hir::LabelTarget::Destination, l));
-                        }
-                        continue;
-                    }
-                    if let Some(tool) = &tool {
-                        if tool.field(&target.name).is_none() {
-                            let names = tool.fields.iter().map(|f| f.name.as_str());
-                            let whose =
-                                format!("tool `{}` has no field `{}`", tool.name, target.name);
-                            cx.d.push(errors::unknown_field(
-                                &target.name,
-                                &whose,
-                                target.loc.span(),
-                                names,
-                            ));
-                        }
-                    }
-                    if let Some(l) = cx.label(hir::Subject::Args, label) {
-                        out.labels
-                            .push((hir::LabelTarget::Field(target.name.clone()), l));
-                    }
+                    self.label(cx, tool, target, label);
                 }
             }
         }
     }
-    if let Some(rule) = &t.expect_rule {
-        match c
-            .rules
-            .iter()
-            .position(|r| r.name.as_deref() == Some(rule.name.as_str()))
-        {
-            Some(i) => out.expect_rule = Some(hir::RuleId::from_index(i)),
-            None => {
-                let names = c.rules.iter().filter_map(|r| r.name.as_deref());
-                cx.d.push(crate::resolve::errors::unknown_name(
-                    "rule",
-                    &rule.name,
-                    rule.loc.span(),
-                    names,
-                ));
-            }
+
+    /// `after N dispatches of budget`.
+    fn after(&mut self, cx: &mut Cx<'_>, c: &hir::Contract, n: &ast::Number, b: &ast::Ident) {
+        let Some(id) = c.budget(&b.name) else {
+            let names = c.budgets.iter().map(|b| b.name.as_str());
+            cx.d.push(crate::resolve::errors::unknown_name(
+                "budget",
+                &b.name,
+                b.loc.span(),
+                names,
+            ));
+            return;
+        };
+        match n.text.parse::<u32>() {
+            Ok(k) => self.after.push((id, k)),
+            Err(_) => cx.d.push(errors::bad_test(
+                &format!("`after {}` is not a whole number of dispatches", n.text),
+                n.loc.span(),
+                "write a count such as `after 5 dispatches of b`",
+            )),
         }
     }
-    tool_id.map(|_| out)
+
+    /// One `field: label` or `destination: label` binding of `labels { ... }`.
+    fn label(
+        &mut self,
+        cx: &mut Cx<'_>,
+        tool: Option<&hir::Tool>,
+        target: &ast::Ident,
+        label: &ast::Ident,
+    ) {
+        if target.name == "destination" {
+            if let Some(l) = cx.label(hir::Subject::Destination, label) {
+                self.labels.push((hir::LabelTarget::Destination, l));
+            }
+            return;
+        }
+        if let Some(tool) = tool {
+            known_field(cx, tool, target);
+        }
+        if let Some(l) = cx.label(hir::Subject::Args, label) {
+            self.labels
+                .push((hir::LabelTarget::Field(target.name.clone()), l));
+        }
+    }
 }

@@ -505,9 +505,12 @@ impl<'c> Site<'c> {
                     && !ACTIONS.contains(&self.prev_word)
                     && in_decide(cx, b.start)
                 {
-                    let suggestion =
-                        suggest::did_you_mean(self.prev_word, ACTIONS.iter().copied());
-                    return Some(errors::unknown_action(cx.span(b), self.prev_word, suggestion));
+                    let suggestion = suggest::did_you_mean(self.prev_word, ACTIONS.iter().copied());
+                    return Some(errors::unknown_action(
+                        cx.span(b),
+                        self.prev_word,
+                        suggestion,
+                    ));
                 }
             }
         }
@@ -535,8 +538,20 @@ impl<'c> Site<'c> {
                 Expected::Keyword(k) => Some(k.as_str()),
                 _ => None,
             })
-            .chain(at_item_start.then_some(ITEM_KEYWORDS).into_iter().flatten().copied())
-            .chain(in_contract.then_some(CONTRACT_KEYWORDS).into_iter().flatten().copied())
+            .chain(
+                at_item_start
+                    .then_some(ITEM_KEYWORDS)
+                    .into_iter()
+                    .flatten()
+                    .copied(),
+            )
+            .chain(
+                in_contract
+                    .then_some(CONTRACT_KEYWORDS)
+                    .into_iter()
+                    .flatten()
+                    .copied(),
+            )
             .collect();
         // Only keywords that are single words can be misspelled as one.
         let single = keywords.iter().copied().filter(|k| !k.contains(' '));

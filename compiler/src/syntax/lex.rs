@@ -80,12 +80,7 @@ pub(crate) fn lex(file: FileId, text: &str) -> Lexed {
             || is_ident_char(ch)
             || PUNCT.contains(ch);
         if known {
-            if let Some((a, b)) = unknown.take() {
-                diagnostics.push(errors::unknown_characters(
-                    span(a, b),
-                    text.get(a..b).unwrap_or(""),
-                ));
-            }
+            flush_unknown(text, file, unknown.take(), &mut diagnostics);
         }
         let prev_is_word = i.checked_sub(1).and_then(at).is_some_and(is_ident_char);
         if ch.is_whitespace() {
@@ -96,29 +91,13 @@ pub(crate) fn lex(file: FileId, text: &str) -> Lexed {
                 .and_then(|s| s.find('\n'))
                 .map_or(text.len(), |n| i + n);
         } else if ch == '/' && next == Some('*') {
-            match text.get(i + 2..).and_then(|s| s.find("*/")) {
-                Some(n) => i = i + 2 + n + 2,
-                None => {
-                    diagnostics.push(errors::unterminated_comment(span(i, i + 2)));
-                    i = text.len();
-                }
-            }
+            i = block_comment(text, file, i, &mut diagnostics);
         } else if ch == '"' {
             i = string(text, file, i, &mut tokens, &mut diagnostics);
-        } else if ch == 'r' && raw_string_start(text, i).is_some() {
-            let (hashes, body) = raw_string_start(text, i).unwrap_or((0, i + 2));
-            let closer = format!("\"{}", "#".repeat(hashes));
-            match text.get(body..).and_then(|s| s.find(&closer)) {
-                Some(n) => {
-                    let end = body + n + closer.len();
-                    push(&mut tokens, i, end);
-                    i = end;
-                }
-                None => {
-                    diagnostics.push(errors::unterminated_raw_string(span(i, body), &closer));
-                    i = text.len();
-                }
-            }
+        } else if let Some((hashes, body)) =
+            (ch == 'r').then(|| raw_string_start(text, i)).flatten()
+        {
+            i = raw_string(text, file, (i, hashes, body), &mut tokens, &mut diagnostics);
         } else if ch.is_ascii_digit() {
             i = number(text, file, i, &mut tokens, &mut diagnostics);
         } else if ch == '.' && next.is_some_and(|c| c.is_ascii_digit()) && !prev_is_word {
@@ -154,12 +133,7 @@ pub(crate) fn lex(file: FileId, text: &str) -> Lexed {
             i = end;
         }
     }
-    if let Some((a, b)) = unknown {
-        diagnostics.push(errors::unknown_characters(
-            span(a, b),
-            text.get(a..b).unwrap_or(""),
-        ));
-    }
+    flush_unknown(text, file, unknown, &mut diagnostics);
     // An unterminated string or comment swallows the delimiters after it,
     // so delimiter errors would only be its echo.
     let balanced = balance(file, text, &mut tokens);
@@ -172,6 +146,63 @@ pub(crate) fn lex(file: FileId, text: &str) -> Lexed {
     Lexed {
         tokens,
         diagnostics,
+    }
+}
+
+/// Reports a run of unknown characters, if there is one.
+fn flush_unknown(
+    text: &str,
+    file: FileId,
+    run: Option<(usize, usize)>,
+    diagnostics: &mut Vec<Diagnostic>,
+) {
+    if let Some((a, b)) = run {
+        diagnostics.push(errors::unknown_characters(
+            Span::new(file, a, b),
+            text.get(a..b).unwrap_or(""),
+        ));
+    }
+}
+
+/// Skips a `/* ... */` comment starting at `i`; returns where scanning
+/// resumes (the end of the text when it is unterminated).
+fn block_comment(text: &str, file: FileId, i: usize, diagnostics: &mut Vec<Diagnostic>) -> usize {
+    match text.get(i + 2..).and_then(|s| s.find("*/")) {
+        Some(n) => i + 2 + n + 2,
+        None => {
+            diagnostics.push(errors::unterminated_comment(Span::new(file, i, i + 2)));
+            text.len()
+        }
+    }
+}
+
+/// Scans a raw string `r#"..."#` whose opener spans `start..body` with
+/// `hashes` hashes; returns where scanning resumes.
+fn raw_string(
+    text: &str,
+    file: FileId,
+    (start, hashes, body): (usize, usize, usize),
+    tokens: &mut Vec<Token>,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> usize {
+    let closer = format!("\"{}", "#".repeat(hashes));
+    match text.get(body..).and_then(|s| s.find(&closer)) {
+        Some(n) => {
+            let end = body + n + closer.len();
+            tokens.push(Token {
+                start,
+                end,
+                depth: 0,
+            });
+            end
+        }
+        None => {
+            diagnostics.push(errors::unterminated_raw_string(
+                Span::new(file, start, body),
+                &closer,
+            ));
+            text.len()
+        }
     }
 }
 

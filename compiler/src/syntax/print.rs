@@ -582,44 +582,8 @@ impl Printer {
 
     fn item(&mut self, item: &Item, breaks: Breaks<'_>) {
         match item {
-            Item::Use(u) => {
-                let path = u
-                    .path
-                    .iter()
-                    .map(|i| i.name.as_str())
-                    .collect::<Vec<_>>()
-                    .join("::");
-                match &u.group {
-                    Some(g) => {
-                        let one = format!("use {path}::{{{}}};", names(g));
-                        if width(&one) <= WIDTH {
-                            self.line(&one);
-                        } else {
-                            let mut lines = vec![format!("use {path}::{{")];
-                            lines.extend(fill(1, 1, "", &strings(g), ",", ","));
-                            lines.push("};".into());
-                            self.unit(lines);
-                        }
-                    }
-                    None => self.line(&format!("use {path};")),
-                }
-            }
-            Item::Lattice(l) => match block_rows(item, breaks) {
-                None => self.line(&format!(
-                    "{} {{ {} }}",
-                    lattice_head(l),
-                    l.chains.iter().map(chain).collect::<Vec<_>>().join(", ")
-                )),
-                Some(_) => {
-                    self.open(&lattice_head(l));
-                    for c in &l.chains {
-                        let lines =
-                            fill(self.indent, self.indent + 1, "", &chain_pieces(c), "", ",");
-                        self.unit(lines);
-                    }
-                    self.close();
-                }
-            },
+            Item::Use(u) => self.use_decl(u),
+            Item::Lattice(l) => self.lattice(item, l, breaks),
             Item::Enum(e) => self.braced(
                 &format!("enum {}", e.name.name),
                 &strings(&e.values),
@@ -639,44 +603,9 @@ impl Printer {
                     ";",
                 );
             }
-            Item::Destination(d) => {
-                self.open(&format!("destination {}", d.name.name));
-                for s in &d.stmts {
-                    match s {
-                        DestinationStmt::Address(k, v) => {
-                            self.line(&format!("{} {};", k.keyword(), quote(v)))
-                        }
-                        DestinationStmt::Label(l) => self.line(&format!("label {};", l.name)),
-                        DestinationStmt::ObservedBy(o) => self.list("observed by ", o, ";"),
-                    }
-                }
-                self.close();
-            }
-            Item::Tool(t) => {
-                self.open(&format!("tool {}", t.name.name));
-                for s in &t.stmts {
-                    match s {
-                        ToolStmt::Effect(e) => self.line(&format!("effect {};", e.name)),
-                        ToolStmt::Args(fields) => self.args(fields),
-                        ToolStmt::Destinations(d) => self.list("destinations ", d, ";"),
-                        ToolStmt::Substitute(s) => self.line(&format!("substitute {};", s.name)),
-                    }
-                }
-                self.close();
-            }
-            Item::Substitute(s) => {
-                self.open(&format!("substitute {} for {}", s.name.name, s.tool.name));
-                for st in &s.stmts {
-                    match st {
-                        SubstituteStmt::ObservedBy(o) => self.list("observed by ", o, ";"),
-                        SubstituteStmt::OnPromote(m, _) => self.line(match m {
-                            PromoteMode::Reuse => "on promote reuse;",
-                            PromoteMode::Reissue => "on promote reissue;",
-                        }),
-                    }
-                }
-                self.close();
-            }
+            Item::Destination(d) => self.destination(d),
+            Item::Tool(t) => self.tool(t),
+            Item::Substitute(s) => self.substitute(s),
             Item::Lexicon(l) if l.entries.is_empty() => {
                 self.line(&format!("lexicon {} {{}}", l.name.name));
             }
@@ -696,39 +625,129 @@ impl Printer {
                 }
                 self.close();
             }
-            Item::Transform(t) => {
-                let inputs = t
-                    .inputs
-                    .iter()
-                    .map(field_type)
-                    .collect::<Vec<_>>()
-                    .join(", ");
-                self.open(&format!(
-                    "transform {}({inputs}) -> {}",
-                    t.name.name, t.output.name
-                ));
-                for s in &t.steps {
-                    let with = |w: &Option<Str>| {
-                        w.as_ref()
-                            .map(|w| format!(" with {}", quote(w)))
-                            .unwrap_or_default()
-                    };
-                    let text = match s {
-                        TransformStep::ReplaceLexicon(l, w, _) => {
-                            format!("replace lexicon {}{};", l.name, with(w))
-                        }
-                        TransformStep::RedactEntity(k, w, _) => {
-                            format!("redact entity {}{};", k.name, with(w))
-                        }
-                        TransformStep::CoarsenTime(g, _) => format!("coarsen time to {};", g.name),
-                        TransformStep::Constant(v, _) => format!("constant {};", quote(v)),
-                    };
-                    self.line(&text);
+            Item::Transform(t) => self.transform(t),
+            Item::Contract(c) => self.contract(c),
+        }
+    }
+
+    /// `use a::b;` or `use a::{b, c};`, the group filled across lines when long.
+    fn use_decl(&mut self, u: &Use) {
+        let path = u
+            .path
+            .iter()
+            .map(|i| i.name.as_str())
+            .collect::<Vec<_>>()
+            .join("::");
+        match &u.group {
+            Some(g) => {
+                let one = format!("use {path}::{{{}}};", names(g));
+                if width(&one) <= WIDTH {
+                    self.line(&one);
+                } else {
+                    let mut lines = vec![format!("use {path}::{{")];
+                    lines.extend(fill(1, 1, "", &strings(g), ",", ","));
+                    lines.push("};".into());
+                    self.unit(lines);
+                }
+            }
+            None => self.line(&format!("use {path};")),
+        }
+    }
+
+    /// `lattice L { a < b, ... }`, one chain per line when it does not fit.
+    fn lattice(&mut self, item: &Item, l: &Lattice, breaks: Breaks<'_>) {
+        match block_rows(item, breaks) {
+            None => self.line(&format!(
+                "{} {{ {} }}",
+                lattice_head(l),
+                l.chains.iter().map(chain).collect::<Vec<_>>().join(", ")
+            )),
+            Some(_) => {
+                self.open(&lattice_head(l));
+                for c in &l.chains {
+                    let lines = fill(self.indent, self.indent + 1, "", &chain_pieces(c), "", ",");
+                    self.unit(lines);
                 }
                 self.close();
             }
-            Item::Contract(c) => self.contract(c),
         }
+    }
+
+    /// `destination d { ... }`.
+    fn destination(&mut self, d: &Destination) {
+        self.open(&format!("destination {}", d.name.name));
+        for s in &d.stmts {
+            match s {
+                DestinationStmt::Address(k, v) => {
+                    self.line(&format!("{} {};", k.keyword(), quote(v)))
+                }
+                DestinationStmt::Label(l) => self.line(&format!("label {};", l.name)),
+                DestinationStmt::ObservedBy(o) => self.list("observed by ", o, ";"),
+            }
+        }
+        self.close();
+    }
+
+    /// `tool t { ... }`.
+    fn tool(&mut self, t: &Tool) {
+        self.open(&format!("tool {}", t.name.name));
+        for s in &t.stmts {
+            match s {
+                ToolStmt::Effect(e) => self.line(&format!("effect {};", e.name)),
+                ToolStmt::Args(fields) => self.args(fields),
+                ToolStmt::Destinations(d) => self.list("destinations ", d, ";"),
+                ToolStmt::Substitute(s) => self.line(&format!("substitute {};", s.name)),
+            }
+        }
+        self.close();
+    }
+
+    /// `substitute s for t { ... }`.
+    fn substitute(&mut self, s: &Substitute) {
+        self.open(&format!("substitute {} for {}", s.name.name, s.tool.name));
+        for st in &s.stmts {
+            match st {
+                SubstituteStmt::ObservedBy(o) => self.list("observed by ", o, ";"),
+                SubstituteStmt::OnPromote(m, _) => self.line(match m {
+                    PromoteMode::Reuse => "on promote reuse;",
+                    PromoteMode::Reissue => "on promote reissue;",
+                }),
+            }
+        }
+        self.close();
+    }
+
+    /// `transform t(...) -> label { steps }`.
+    fn transform(&mut self, t: &Transform) {
+        let inputs = t
+            .inputs
+            .iter()
+            .map(field_type)
+            .collect::<Vec<_>>()
+            .join(", ");
+        self.open(&format!(
+            "transform {}({inputs}) -> {}",
+            t.name.name, t.output.name
+        ));
+        for s in &t.steps {
+            let with = |w: &Option<Str>| {
+                w.as_ref()
+                    .map(|w| format!(" with {}", quote(w)))
+                    .unwrap_or_default()
+            };
+            let text = match s {
+                TransformStep::ReplaceLexicon(l, w, _) => {
+                    format!("replace lexicon {}{};", l.name, with(w))
+                }
+                TransformStep::RedactEntity(k, w, _) => {
+                    format!("redact entity {}{};", k.name, with(w))
+                }
+                TransformStep::CoarsenTime(g, _) => format!("coarsen time to {};", g.name),
+                TransformStep::Constant(v, _) => format!("constant {};", quote(v)),
+            };
+            self.line(&text);
+        }
+        self.close();
     }
 
     /// A tool's `args { ... }`: on one line when it fits, otherwise one

@@ -32,9 +32,6 @@ pub const MAX_LABELS: usize = 64;
 pub fn validate(t: &Table) -> Result<(), LoadError> {
     lattice(&t.lattices.args, "lattices.args")?;
     lattice(&t.lattices.destination, "lattices.destination")?;
-    let n_args = t.lattices.args.labels.len();
-    let n_dest = t.lattices.destination.labels.len();
-    let n_obs = t.observers.len();
     for (k, v) in &t.params {
         if !v.is_finite() {
             return Err(LoadError::invalid(format!("params.{k}"), "must be finite"));
@@ -45,6 +42,16 @@ pub fn validate(t: &Table) -> Result<(), LoadError> {
     for (i, c) in t.cells.iter().enumerate() {
         cell(t, i, c)?;
     }
+    vocabulary(t)?;
+    policy(t)?;
+    rewriting(t)?;
+    labelers(t)
+}
+
+/// Tools and destinations refer to what exists.
+fn vocabulary(t: &Table) -> Result<(), LoadError> {
+    let n_dest = t.lattices.destination.labels.len();
+    let n_obs = t.observers.len();
     unique(t.tools.iter().map(|x| x.name.as_str()), "tools")?;
     for (i, tool) in t.tools.iter().enumerate() {
         unique(
@@ -75,6 +82,14 @@ pub fn validate(t: &Table) -> Result<(), LoadError> {
             index(format!("destinations[{i}].observers[{j}]"), *o, n_obs)?;
         }
     }
+    Ok(())
+}
+
+/// Observers, cuts, thresholds, budgets and the audit policy.
+fn policy(t: &Table) -> Result<(), LoadError> {
+    let n_args = t.lattices.args.labels.len();
+    let n_dest = t.lattices.destination.labels.len();
+    let n_obs = t.observers.len();
     unique(t.observers.iter().map(|x| x.name.as_str()), "observers")?;
     for (i, f) in t.forbid.iter().enumerate() {
         let n = match f.subject {
@@ -112,6 +127,13 @@ pub fn validate(t: &Table) -> Result<(), LoadError> {
     for (i, s) in t.audit.sinks.iter().enumerate() {
         index(format!("audit.sinks[{i}]"), *s, n_obs)?;
     }
+    Ok(())
+}
+
+/// Substitutes, transforms and lexicons.
+fn rewriting(t: &Table) -> Result<(), LoadError> {
+    let n_args = t.lattices.args.labels.len();
+    let n_obs = t.observers.len();
     unique(t.substitutes.iter().map(|x| x.name.as_str()), "substitutes")?;
     for (i, s) in t.substitutes.iter().enumerate() {
         index(format!("substitutes[{i}].tool"), s.tool, t.tools.len())?;
@@ -152,6 +174,13 @@ pub fn validate(t: &Table) -> Result<(), LoadError> {
             ));
         }
     }
+    Ok(())
+}
+
+/// The argument and destination labelers.
+fn labelers(t: &Table) -> Result<(), LoadError> {
+    let n_args = t.lattices.args.labels.len();
+    let n_dest = t.lattices.destination.labels.len();
     labeler(
         t,
         &t.labelers.args.rules,
