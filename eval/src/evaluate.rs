@@ -350,59 +350,10 @@ pub fn evaluate(
     frontier: &Frontier,
     opts: &EvalOptions,
 ) -> Result<EvalReport, EvalError> {
-    // Fail before any work on a bad rate.
-    for (i, rate) in opts.noise_rates.iter().enumerate() {
-        LabelNoise {
-            rate: *rate,
-            seed: opts.noise_seed,
-        }
-        .check()?;
-        if opts.noise_rates.iter().take(i).any(|r| r == rate) {
-            return Err(EvalError::DuplicateNoiseRate(rate.to_string()));
-        }
-    }
-    let mut contracts: Vec<(Contract, ReplayMode)> = Vec::new();
-    for (name, table) in policies {
-        if contracts.iter().any(|(c, _)| c.name() == name) {
-            return Err(EvalError::DuplicatePolicy(name));
-        }
-        contracts.push((Contract::new(name, table)?, ReplayMode::Speculative));
-    }
-    let base = contracts
-        .iter()
-        .find(|(c, _)| c.name() == opts.baseline)
-        .map(|(c, _)| c.clone())
-        .ok_or_else(|| EvalError::NoBaseline(opts.baseline.clone()))?;
-    if opts.add_no_spec && !contracts.iter().any(|(c, _)| c.name() == "no_spec") {
-        contracts.push((
-            Contract::new("no_spec", base.table().clone())?,
-            ReplayMode::CommittedOnly,
-        ));
-    }
-    let mut labels: Vec<String> = frontier
-        .tasks
-        .iter()
-        .filter_map(|t| t.label.clone())
-        .collect();
-    labels.sort();
-    labels.dedup();
-    let scorer = Scorer {
-        labels: &labels,
-        truth: frontier
-            .tasks
-            .iter()
-            .map(|t| {
-                t.label
-                    .as_ref()
-                    .and_then(|l| labels.iter().position(|x| x == l))
-            })
-            .collect(),
-        groups: frontier
-            .tasks
-            .iter()
-            .map(|t| t.group().to_owned())
-            .collect(),
-    };
+    check_rates(opts)?;
+    let contracts = contracts(policies, opts)?;
+    let labels = task_labels(frontier);
+    let scorer = Scorer::new(&labels, frontier);
     let mut traces: Vec<(String, Vec<TaskTrace>)> = Vec::new();
     let mut reports = Vec::new();
     for (c, mode) in &contracts {
@@ -419,55 +370,10 @@ pub fn evaluate(
         .find(|(n, _)| *n == opts.baseline)
         .map(|(_, t)| t.as_slice())
         .unwrap_or(&[]);
-    let mut recovery = Vec::new();
-    for obs in &opts.observers {
-        let base_docs = docs(base_traces, *obs, opts.view, ChannelMask::FULL);
-        let nb = scorer.train(&base_docs);
-        for adv in &opts.adversaries {
-            let base_out = scorer.outcomes(*adv, &base_docs, Some(&nb));
-            for (name, tr) in &traces {
-                let out = if *name == opts.baseline {
-                    base_out.clone()
-                } else {
-                    scorer.outcomes(
-                        *adv,
-                        &docs(tr, *obs, opts.view, ChannelMask::FULL),
-                        Some(&nb),
-                    )
-                };
-                recovery.push(row(
-                    name,
-                    *obs,
-                    *adv,
-                    &out,
-                    (*name != opts.baseline).then_some(base_out.as_slice()),
-                    opts,
-                ));
-            }
-        }
-    }
+    let recovery = recovery(&scorer, &traces, base_traces, opts);
     let gate_sweep = gate_sweep(&scorer, base_traces, frontier, opts)?;
     let noise = noise_sweep(&scorer, &contracts, &traces, frontier, opts)?;
-    let mut channels = Vec::new();
-    if opts.channel_ablation {
-        for mask in [
-            ChannelMask::FULL,
-            ChannelMask::ARGUMENTS,
-            ChannelMask::DESTINATION,
-            ChannelMask::TOOL,
-        ] {
-            let d = docs(base_traces, Observer::Provider, opts.view, mask);
-            let nb = scorer.train(&d);
-            for adv in &opts.adversaries {
-                let out = scorer.outcomes(*adv, &d, Some(&nb));
-                channels.push(ChannelRow {
-                    channels: mask.name().to_owned(),
-                    adversary: *adv,
-                    recovery: bootstrap_mean(&out, opts.resamples, opts.seed),
-                });
-            }
-        }
-    }
+    let channels = channel_ablation(&scorer, base_traces, opts);
     Ok(EvalReport {
         tasks: frontier.tasks.len(),
         labeled_tasks: scorer.truth.iter().filter(|t| t.is_some()).count(),
@@ -658,4 +564,151 @@ fn noise_sweep(
         clean,
         rows,
     }))
+}
+
+/// Fails before any work on a noise rate that is not a probability or is
+/// given twice.
+fn check_rates(opts: &EvalOptions) -> Result<(), EvalError> {
+    // Fail before any work on a bad rate.
+    for (i, rate) in opts.noise_rates.iter().enumerate() {
+        LabelNoise {
+            rate: *rate,
+            seed: opts.noise_seed,
+        }
+        .check()?;
+        if opts.noise_rates.iter().take(i).any(|r| r == rate) {
+            return Err(EvalError::DuplicateNoiseRate(rate.to_string()));
+        }
+    }
+    Ok(())
+}
+
+/// The policies as replayable contracts (No-Spec added as a replay mode of
+/// the baseline when asked), refusing duplicate names and a missing
+/// baseline.
+fn contracts(
+    policies: Vec<(String, Table)>,
+    opts: &EvalOptions,
+) -> Result<Vec<(Contract, ReplayMode)>, EvalError> {
+    let mut contracts: Vec<(Contract, ReplayMode)> = Vec::new();
+    for (name, table) in policies {
+        if contracts.iter().any(|(c, _)| c.name() == name) {
+            return Err(EvalError::DuplicatePolicy(name));
+        }
+        contracts.push((Contract::new(name, table)?, ReplayMode::Speculative));
+    }
+    let base = contracts
+        .iter()
+        .find(|(c, _)| c.name() == opts.baseline)
+        .map(|(c, _)| c.clone())
+        .ok_or_else(|| EvalError::NoBaseline(opts.baseline.clone()))?;
+    if opts.add_no_spec && !contracts.iter().any(|(c, _)| c.name() == "no_spec") {
+        contracts.push((
+            Contract::new("no_spec", base.table().clone())?,
+            ReplayMode::CommittedOnly,
+        ));
+    }
+    Ok(contracts)
+}
+
+/// The hidden labels of the frontier's tasks, sorted, once each.
+fn task_labels(frontier: &Frontier) -> Vec<String> {
+    let mut labels: Vec<String> = frontier
+        .tasks
+        .iter()
+        .filter_map(|t| t.label.clone())
+        .collect();
+    labels.sort();
+    labels.dedup();
+    labels
+}
+
+impl<'l> Scorer<'l> {
+    /// Ground truth and paired groups of every task.
+    fn new(labels: &'l [String], frontier: &Frontier) -> Scorer<'l> {
+        Scorer {
+            labels,
+            truth: frontier
+                .tasks
+                .iter()
+                .map(|t| {
+                    t.label
+                        .as_ref()
+                        .and_then(|l| labels.iter().position(|x| x == l))
+                })
+                .collect(),
+            groups: frontier
+                .tasks
+                .iter()
+                .map(|t| t.group().to_owned())
+                .collect(),
+        }
+    }
+}
+
+/// Recovery per observer, adversary and policy, each against the baseline.
+fn recovery(
+    scorer: &Scorer<'_>,
+    traces: &[(String, Vec<TaskTrace>)],
+    base_traces: &[TaskTrace],
+    opts: &EvalOptions,
+) -> Vec<RecoveryRow> {
+    let mut recovery = Vec::new();
+    for obs in &opts.observers {
+        let base_docs = docs(base_traces, *obs, opts.view, ChannelMask::FULL);
+        let nb = scorer.train(&base_docs);
+        for adv in &opts.adversaries {
+            let base_out = scorer.outcomes(*adv, &base_docs, Some(&nb));
+            for (name, tr) in traces {
+                let out = if *name == opts.baseline {
+                    base_out.clone()
+                } else {
+                    scorer.outcomes(
+                        *adv,
+                        &docs(tr, *obs, opts.view, ChannelMask::FULL),
+                        Some(&nb),
+                    )
+                };
+                recovery.push(row(
+                    name,
+                    *obs,
+                    *adv,
+                    &out,
+                    (*name != opts.baseline).then_some(base_out.as_slice()),
+                    opts,
+                ));
+            }
+        }
+    }
+    recovery
+}
+
+/// The baseline's recovery from the provider's view with one channel at a
+/// time (empty unless asked for).
+fn channel_ablation(
+    scorer: &Scorer<'_>,
+    base_traces: &[TaskTrace],
+    opts: &EvalOptions,
+) -> Vec<ChannelRow> {
+    let mut channels = Vec::new();
+    if opts.channel_ablation {
+        for mask in [
+            ChannelMask::FULL,
+            ChannelMask::ARGUMENTS,
+            ChannelMask::DESTINATION,
+            ChannelMask::TOOL,
+        ] {
+            let d = docs(base_traces, Observer::Provider, opts.view, mask);
+            let nb = scorer.train(&d);
+            for adv in &opts.adversaries {
+                let out = scorer.outcomes(*adv, &d, Some(&nb));
+                channels.push(ChannelRow {
+                    channels: mask.name().to_owned(),
+                    adversary: *adv,
+                    recovery: bootstrap_mean(&out, opts.resamples, opts.seed),
+                });
+            }
+        }
+    }
+    channels
 }

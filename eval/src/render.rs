@@ -92,6 +92,19 @@ pub fn replay_markdown(r: &ReplayReport) -> String {
 #[must_use]
 pub fn eval_markdown(r: &EvalReport) -> String {
     let mut s = String::new();
+    overview_markdown(&mut s, r);
+    policies_markdown(&mut s, r);
+    recovery_markdown(&mut s, r);
+    gate_markdown(&mut s, r);
+    if let Some(n) = &r.noise {
+        noise_markdown(&mut s, r, n);
+    }
+    channels_markdown(&mut s, r);
+    s
+}
+
+/// The title and the paragraph on the corpus and the statistics.
+fn overview_markdown(s: &mut String, r: &EvalReport) {
     let f = &r.frontier;
     let _ = writeln!(s, "# Evaluation\n");
     let _ = writeln!(
@@ -113,19 +126,10 @@ pub fn eval_markdown(r: &EvalReport) -> String {
         r.seed,
         r.baseline
     );
-    let observers: Vec<Observer> = {
-        let mut v: Vec<Observer> = r.recovery.iter().map(|x| x.observer).collect();
-        v.dedup();
-        v.sort();
-        v.dedup();
-        v
-    };
-    let advs: Vec<Adversary> = {
-        let mut v: Vec<Adversary> = r.recovery.iter().map(|x| x.adversary).collect();
-        v.sort();
-        v.dedup();
-        v
-    };
+}
+
+/// Calls per task, ghost-call rate and marginal exposure per policy.
+fn policies_markdown(s: &mut String, r: &EvalReport) {
     let _ = writeln!(s, "## Policies\n");
     let _ = writeln!(
         s,
@@ -149,6 +153,23 @@ pub fn eval_markdown(r: &EvalReport) -> String {
             d(Observer::RuntimeLog)
         );
     }
+}
+
+/// Recovery per observer view, policy and adversary, against the baseline.
+fn recovery_markdown(s: &mut String, r: &EvalReport) {
+    let observers: Vec<Observer> = {
+        let mut v: Vec<Observer> = r.recovery.iter().map(|x| x.observer).collect();
+        v.dedup();
+        v.sort();
+        v.dedup();
+        v
+    };
+    let advs: Vec<Adversary> = {
+        let mut v: Vec<Adversary> = r.recovery.iter().map(|x| x.adversary).collect();
+        v.sort();
+        v.dedup();
+        v
+    };
     for o in observers {
         let _ = writeln!(s, "\n## Recovery from the {} view\n", o.as_str());
         let _ = writeln!(s, "| policy | adversary | recovery [95 % CI] | Δ vs {} [95 % CI] | higher / lower | sign p |", r.baseline);
@@ -179,6 +200,10 @@ pub fn eval_markdown(r: &EvalReport) -> String {
             }
         }
     }
+}
+
+/// The Gate τ sweep, when there is one.
+fn gate_markdown(s: &mut String, r: &EvalReport) {
     if !r.gate_sweep.is_empty() {
         let _ = writeln!(s, "\n## Gate τ sweep (provider)\n");
         let _ = writeln!(s, "| τ | calls/task | ghost-call rate | Δ/task | adversary | recovery [95 % CI] | Δ vs {} | sign p |", r.baseline);
@@ -206,9 +231,10 @@ pub fn eval_markdown(r: &EvalReport) -> String {
             }
         }
     }
-    if let Some(n) = &r.noise {
-        noise_markdown(&mut s, r, n);
-    }
+}
+
+/// The channel ablation, when there is one.
+fn channels_markdown(s: &mut String, r: &EvalReport) {
     if !r.channels.is_empty() {
         let _ = writeln!(s, "\n## Channel ablation ({}, provider)\n", r.baseline);
         let _ = writeln!(s, "| channels | adversary | recovery [95 % CI] |");
@@ -223,7 +249,6 @@ pub fn eval_markdown(r: &EvalReport) -> String {
             );
         }
     }
-    s
 }
 
 /// A rate as a percentage: `0.05` is `5 %`.

@@ -708,47 +708,7 @@ fn run_issued(
         });
     }
     for b in branches {
-        let expected: Vec<String> = pending
-            .iter()
-            .filter_map(|i| task.candidates.get(*i))
-            .filter(|c| c.branch == *b)
-            .map(|c| c.id.clone())
-            .collect();
-        rec.expect(expected.clone(), false);
-        let promoted = rec.monitor.promote(b).map_err(|e| merr(id, &e))?;
-        rec.check(&expected)?;
-        for p in promoted {
-            let Promoted::Decided(d) = p else { continue };
-            let Some(i) = rec.seq.get(&d.seq()).copied() else {
-                continue;
-            };
-            let tool = task
-                .candidates
-                .get(i)
-                .map(|c| c.tool.clone())
-                .unwrap_or_default();
-            let action = act(d.action());
-            let sent = rec.outcome(i, &tool, d.into_outcome(), action, commit_ms, id)?;
-            if sent.is_none() {
-                let args = if action == Act::Shadow {
-                    task.candidates.get(i).map(|c| c.args.clone())
-                } else {
-                    None
-                };
-                rec.log_local(i, &tool, args, action, commit_ms);
-            }
-            if let Some(e) = events.get_mut(i) {
-                let was_shadow = e.dispatch == Dispatch::ShadowedLocally;
-                e.promoted_decision = Some(action);
-                e.dispatch = match (sent, action, was_shadow) {
-                    (Some(rw), _, true) => Dispatch::ShadowThenReissued { rewritten: rw },
-                    (Some(rw), _, false) => Dispatch::DeferredThenPromoted { rewritten: rw },
-                    (None, Act::Block, _) => Dispatch::Blocked,
-                    (None, Act::Shadow, _) => Dispatch::ShadowedLocally,
-                    (None, _, _) => Dispatch::Withheld,
-                };
-            }
-        }
+        promote_branch(&mut rec, task, b, &pending, commit_ms, events)?;
     }
     let mut abandoned: Vec<&str> = Vec::new();
     for c in &task.candidates {
@@ -761,6 +721,62 @@ fn run_issued(
     }
     let stats = rec.noise_stats();
     Ok((rec.finish(id)?, stats))
+}
+
+/// Promotes branch `b` of `task`: the monitor re-decides the pending
+/// candidates on it as committed, and each trace event records what its
+/// promotion dispatched.
+fn promote_branch(
+    rec: &mut Recorder,
+    task: &Task,
+    b: &str,
+    pending: &[usize],
+    commit_ms: u64,
+    events: &mut [TraceEvent],
+) -> Result<(), ReplayError> {
+    let id = task.task.as_str();
+    let expected: Vec<String> = pending
+        .iter()
+        .filter_map(|i| task.candidates.get(*i))
+        .filter(|c| c.branch == *b)
+        .map(|c| c.id.clone())
+        .collect();
+    rec.expect(expected.clone(), false);
+    let promoted = rec.monitor.promote(b).map_err(|e| merr(id, &e))?;
+    rec.check(&expected)?;
+    for p in promoted {
+        let Promoted::Decided(d) = p else { continue };
+        let Some(i) = rec.seq.get(&d.seq()).copied() else {
+            continue;
+        };
+        let tool = task
+            .candidates
+            .get(i)
+            .map(|c| c.tool.clone())
+            .unwrap_or_default();
+        let action = act(d.action());
+        let sent = rec.outcome(i, &tool, d.into_outcome(), action, commit_ms, id)?;
+        if sent.is_none() {
+            let args = if action == Act::Shadow {
+                task.candidates.get(i).map(|c| c.args.clone())
+            } else {
+                None
+            };
+            rec.log_local(i, &tool, args, action, commit_ms);
+        }
+        if let Some(e) = events.get_mut(i) {
+            let was_shadow = e.dispatch == Dispatch::ShadowedLocally;
+            e.promoted_decision = Some(action);
+            e.dispatch = match (sent, action, was_shadow) {
+                (Some(rw), _, true) => Dispatch::ShadowThenReissued { rewritten: rw },
+                (Some(rw), _, false) => Dispatch::DeferredThenPromoted { rewritten: rw },
+                (None, Act::Block, _) => Dispatch::Blocked,
+                (None, Act::Shadow, _) => Dispatch::ShadowedLocally,
+                (None, _, _) => Dispatch::Withheld,
+            };
+        }
+    }
+    Ok(())
 }
 
 /// C; `count` the noise when C is also S (a committed-only replay).

@@ -444,129 +444,126 @@ fn size_of(s: &Sent) -> usize {
 #[must_use]
 pub fn project(obs: Observer, run: &Run, scrub: bool, plan: &[bool]) -> Vec<Record> {
     match obs {
-        Observer::Provider => run
-            .sent
-            .iter()
-            .map(|s| {
-                let args = serde_json::to_string(&s.args).unwrap_or_default();
-                let size = size_of(s);
-                let mut fields = s.labels.clone();
-                fields.push(("<destination>".to_owned(), s.dest_label.clone()));
-                Record {
-                    key: format!("{}\u{1f}{}\u{1f}{args}\u{1f}{size}", s.tool, s.destination),
-                    t_ms: s.t_ms,
-                    index: Some(s.index),
-                    text: Channels {
-                        arguments: leaves(&s.args).join(" "),
-                        destination: s.destination.clone(),
-                        tool: s.tool.clone(),
-                        other: String::new(),
-                    },
-                    fields,
-                }
-            })
-            .collect(),
-        Observer::Network => run
-            .sent
-            .iter()
-            .map(|s| {
-                let host = network_host(&s.tool, &s.destination);
-                Record {
-                    key: format!("{host}\u{1f}{}", size_of(s)),
-                    t_ms: s.t_ms,
-                    index: Some(s.index),
-                    text: Channels {
-                        destination: host,
-                        ..Channels::default()
-                    },
-                    fields: Vec::new(),
-                }
-            })
-            .collect(),
-        Observer::CoTenant => run
-            .sent
-            .iter()
-            .map(|s| Record {
-                key: format!("{}\u{1f}{}", s.tool, s.destination),
-                t_ms: s.t_ms / 100 * 100,
-                index: Some(s.index),
-                text: Channels {
-                    destination: s.destination.clone(),
-                    tool: s.tool.clone(),
-                    ..Channels::default()
-                },
-                fields: vec![("<destination>".to_owned(), s.dest_label.clone())],
-            })
-            .collect(),
-        Observer::RuntimeLog => run
-            .log
-            .iter()
-            .map(|e| {
-                let scrubbed = scrub && !plan.get(e.index).copied().unwrap_or(false);
-                let sum = match (&e.args, scrubbed) {
-                    (Some(a), false) => summary(a),
-                    _ => String::new(),
-                };
-                let bucket = e.duration_ms / 100;
-                Record {
-                    key: format!(
-                        "{}\u{1f}{sum}\u{1f}{}\u{1f}{bucket}",
-                        e.tool,
-                        e.tag.as_str()
-                    ),
-                    t_ms: e.t_ms,
-                    index: Some(e.index),
-                    text: Channels {
-                        arguments: sum,
-                        destination: String::new(),
-                        tool: e.tool.clone(),
-                        other: e.tag.as_str().to_owned(),
-                    },
-                    fields: Vec::new(),
-                }
-            })
-            .collect(),
-        Observer::Auditor => run
-            .audit
-            .iter()
-            .map(|a| {
-                let r = &a.record;
-                let mut args = Vec::new();
-                if let Some(t) = r.get("transformed") {
-                    args.extend(leaves(t));
-                }
-                if let Some(t) = r.get("raw_args") {
-                    args.extend(leaves(t));
-                }
-                let s = |k: &str| r.get(k).and_then(Value::as_str).unwrap_or("").to_owned();
-                let fields = r
-                    .get("labels")
-                    .and_then(Value::as_array)
-                    .map(|ls| {
-                        ls.iter()
-                            .filter_map(|l| {
-                                Some((
-                                    l.get("field")?.as_str()?.to_owned(),
-                                    l.get("label")?.as_str()?.to_owned(),
-                                ))
-                            })
-                            .collect()
-                    })
-                    .unwrap_or_default();
-                Record {
-                    key: serde_json::to_string(r).unwrap_or_default(),
-                    t_ms: 0,
-                    index: a.index,
-                    text: Channels {
-                        arguments: args.join(" "),
-                        destination: s("destination"),
-                        tool: s("tool"),
-                        other: format!("{} {} {}", s("action"), s("arg_label"), s("dest_label")),
-                    },
-                    fields,
-                }
-            })
-            .collect(),
+        Observer::Provider => run.sent.iter().map(provider_record).collect(),
+        Observer::Network => run.sent.iter().map(network_record).collect(),
+        Observer::CoTenant => run.sent.iter().map(co_tenant_record).collect(),
+        Observer::RuntimeLog => run.log.iter().map(|e| log_record(e, scrub, plan)).collect(),
+        Observer::Auditor => run.audit.iter().map(audit_entry_record).collect(),
+    }
+}
+
+/// What the provider records of one dispatch: tool, destination, arguments, size, labels.
+fn provider_record(s: &Sent) -> Record {
+    let args = serde_json::to_string(&s.args).unwrap_or_default();
+    let size = size_of(s);
+    let mut fields = s.labels.clone();
+    fields.push(("<destination>".to_owned(), s.dest_label.clone()));
+    Record {
+        key: format!("{}\u{1f}{}\u{1f}{args}\u{1f}{size}", s.tool, s.destination),
+        t_ms: s.t_ms,
+        index: Some(s.index),
+        text: Channels {
+            arguments: leaves(&s.args).join(" "),
+            destination: s.destination.clone(),
+            tool: s.tool.clone(),
+            other: String::new(),
+        },
+        fields,
+    }
+}
+
+/// What the network sees of one dispatch: the host and the size.
+fn network_record(s: &Sent) -> Record {
+    let host = network_host(&s.tool, &s.destination);
+    Record {
+        key: format!("{host}\u{1f}{}", size_of(s)),
+        t_ms: s.t_ms,
+        index: Some(s.index),
+        text: Channels {
+            destination: host,
+            ..Channels::default()
+        },
+        fields: Vec::new(),
+    }
+}
+
+/// What a co-tenant infers from shared caches: tool and destination, time in 100 ms buckets.
+fn co_tenant_record(s: &Sent) -> Record {
+    Record {
+        key: format!("{}\u{1f}{}", s.tool, s.destination),
+        t_ms: s.t_ms / 100 * 100,
+        index: Some(s.index),
+        text: Channels {
+            destination: s.destination.clone(),
+            tool: s.tool.clone(),
+            ..Channels::default()
+        },
+        fields: vec![("<destination>".to_owned(), s.dest_label.clone())],
+    }
+}
+
+/// One runtime-log entry: tool, a 20-character argument summary (empty once scrubbed), decision tag, duration bucket.
+fn log_record(e: &LogEntry, scrub: bool, plan: &[bool]) -> Record {
+    let scrubbed = scrub && !plan.get(e.index).copied().unwrap_or(false);
+    let sum = match (&e.args, scrubbed) {
+        (Some(a), false) => summary(a),
+        _ => String::new(),
+    };
+    let bucket = e.duration_ms / 100;
+    Record {
+        key: format!(
+            "{}\u{1f}{sum}\u{1f}{}\u{1f}{bucket}",
+            e.tool,
+            e.tag.as_str()
+        ),
+        t_ms: e.t_ms,
+        index: Some(e.index),
+        text: Channels {
+            arguments: sum,
+            destination: String::new(),
+            tool: e.tool.clone(),
+            other: e.tag.as_str().to_owned(),
+        },
+        fields: Vec::new(),
+    }
+}
+
+/// One audit record as the auditor reads it.
+fn audit_entry_record(a: &AuditEntry) -> Record {
+    let r = &a.record;
+    let mut args = Vec::new();
+    if let Some(t) = r.get("transformed") {
+        args.extend(leaves(t));
+    }
+    if let Some(t) = r.get("raw_args") {
+        args.extend(leaves(t));
+    }
+    let s = |k: &str| r.get(k).and_then(Value::as_str).unwrap_or("").to_owned();
+    let fields = r
+        .get("labels")
+        .and_then(Value::as_array)
+        .map(|ls| {
+            ls.iter()
+                .filter_map(|l| {
+                    Some((
+                        l.get("field")?.as_str()?.to_owned(),
+                        l.get("label")?.as_str()?.to_owned(),
+                    ))
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    Record {
+        key: serde_json::to_string(r).unwrap_or_default(),
+        t_ms: 0,
+        index: a.index,
+        text: Channels {
+            arguments: args.join(" "),
+            destination: s("destination"),
+            tool: s("tool"),
+            other: format!("{} {} {}", s("action"), s("arg_label"), s("dest_label")),
+        },
+        fields,
     }
 }
 

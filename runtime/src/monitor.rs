@@ -559,10 +559,7 @@ impl Monitor {
         verdict: &Verdict<'_>,
     ) -> Acted {
         let decision = &verdict.decision;
-        let reason = verdict
-            .invalid
-            .clone()
-            .map_or(Reason::Rule, Reason::InvalidEvent);
+        let reason = verdict.invalid.map_or(Reason::Rule, Reason::InvalidEvent);
         let fallback = |reason: Reason| Acted {
             action: if labeled.speculative {
                 Action::Defer
