@@ -230,7 +230,7 @@ impl Session {
         &mut self,
         decided: Decided,
         cell: Option<u32>,
-        cell_rule: u32,
+        cell_rule: Option<u32>,
     ) -> Result<Value, String> {
         let action = decided.action();
         let rule_id = decided.rule_id();
@@ -255,7 +255,7 @@ impl Session {
             "action": action.as_str(),
             "rule_id": rule_id,
             "rule_name": rule_name,
-            "cell": if cell_rule == rule_id { cell.map_or(Value::Null, Value::from) } else { Value::Null },
+            "cell": if cell_rule.is_some() && cell_rule == rule_id { cell.map_or(Value::Null, Value::from) } else { Value::Null },
             "reason": reason,
             "args": args,
             "substitute": substitute,
@@ -268,7 +268,7 @@ impl Session {
         let mut out = Vec::new();
         for p in promoted {
             let mut v = match p {
-                Promoted::Decided(d) => self.describe(d, None, u32::MAX)?,
+                Promoted::Decided(d) => self.describe(d, None, None)?,
                 Promoted::Reused(s) => json!({
                     "seq": s.seq(), "action": "shadow", "reason": "reused", "substitute": s.substitute(),
                 }),

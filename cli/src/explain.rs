@@ -88,10 +88,9 @@ fn human(x: &Explanation) -> String {
         |c| format!("cell {c}"),
     );
     s.push_str(&format!(
-        "{} by rule {} `{}` ({cell} of contract `{}`)\n",
+        "{} by {} ({cell} of contract `{}`)\n",
         x.action.to_ascii_uppercase(),
-        x.rule_id,
-        x.rule_name,
+        crate::output::rule_text(x.rule_id, &x.rule_name),
         x.contract
     ));
     if !x.transforms.is_empty() {

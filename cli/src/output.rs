@@ -142,3 +142,12 @@ pub fn write_atomic(path: &Path, contents: &[u8]) -> std::io::Result<()> {
     }
     result
 }
+
+/// A rule as people read it: `rule 5 `scrub``, or only the name
+/// (`<fail-closed>`) when no rule decided.
+pub fn rule_text(id: Option<u32>, name: &str) -> String {
+    match id {
+        Some(i) => format!("rule {i} `{name}`"),
+        None => format!("`{name}`"),
+    }
+}

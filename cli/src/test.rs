@@ -85,10 +85,9 @@ fn got_text(o: &TestOutcome) -> String {
         |c| format!("cell {c}"),
     );
     format!(
-        "{} by rule {} `{}` ({cell})",
+        "{} by {} ({cell})",
         o.action.as_str(),
-        o.rule_id,
-        o.rule_name
+        crate::output::rule_text(o.rule_id, &o.rule_name)
     )
 }
 

@@ -27,8 +27,7 @@ use std::sync::Arc;
 use crate::address;
 use crate::error::DecideError;
 use crate::table::{
-    domain, Action, AddressKind, Cell, DimensionKind, Node, Table, FAIL_CLOSED_CELL,
-    FAIL_CLOSED_RULE_ID, MAX_DIMS,
+    domain, Action, AddressKind, Cell, DimensionKind, Node, Table, MAX_DIMS,
 };
 
 /// Name of the rule reported for fail-closed decisions.
@@ -170,12 +169,11 @@ impl std::fmt::Debug for Point {
 ///
 /// Fails closed: a node, child or cell index out of range, a point with too
 /// few coordinates, or a walk longer than the number of dimensions yields
-/// [`FAIL_CLOSED_CELL`] (BLOCK), never ALLOW.
+/// `None`, which every caller decides as BLOCK ([`Decision::fail_closed`]),
+/// never ALLOW.
 #[must_use]
-pub fn evaluate<'t>(table: &'t Table, point: &Point) -> &'t Cell {
-    evaluate_index(table, point)
-        .and_then(|c| table.cells.get(c as usize))
-        .unwrap_or(&FAIL_CLOSED_CELL)
+pub fn evaluate<'t>(table: &'t Table, point: &Point) -> Option<&'t Cell> {
+    evaluate_index(table, point).and_then(|c| table.cells.get(c as usize))
 }
 
 /// Like [`evaluate`] but returns the cell index; `None` when failing closed.
@@ -232,8 +230,8 @@ pub struct Decision<'t> {
     pub action: Action,
     /// Cell index; `None` for the fail-closed cell.
     pub cell: Option<u32>,
-    /// Rule that produced the cell ([`FAIL_CLOSED_RULE_ID`] when failing closed).
-    pub rule_id: u32,
+    /// Rule that produced the cell; `None` when failing closed.
+    pub rule_id: Option<u32>,
     /// That rule's name ([`FAIL_CLOSED_RULE_NAME`] when failing closed).
     pub rule_name: &'t str,
     /// Transform indices (REWRITE).
@@ -243,26 +241,30 @@ pub struct Decision<'t> {
 }
 
 impl<'t> Decision<'t> {
-    fn from_cell(cell: Option<u32>, c: &'t Cell) -> Decision<'t> {
-        let rule_name = if c.rule_id == FAIL_CLOSED_RULE_ID {
-            FAIL_CLOSED_RULE_NAME
-        } else {
-            c.rule_name.as_str()
-        };
+    /// The decision of cell `cell` of a table.
+    #[must_use]
+    pub fn from_cell(cell: u32, c: &'t Cell) -> Decision<'t> {
         Decision {
             action: c.action,
-            cell,
-            rule_id: c.rule_id,
-            rule_name,
+            cell: Some(cell),
+            rule_id: Some(c.rule_id),
+            rule_name: c.rule_name.as_str(),
             transforms: &c.transforms,
             substitute: c.substitute,
         }
     }
 
-    /// The fail-closed BLOCK decision.
+    /// The fail-closed BLOCK decision: no cell, no rule.
     #[must_use]
-    pub fn fail_closed() -> Decision<'static> {
-        Decision::from_cell(None, &FAIL_CLOSED_CELL)
+    pub fn fail_closed() -> Decision<'t> {
+        Decision {
+            action: Action::Block,
+            cell: None,
+            rule_id: None,
+            rule_name: FAIL_CLOSED_RULE_NAME,
+            transforms: &[],
+            substitute: None,
+        }
     }
 }
 
@@ -653,7 +655,7 @@ impl Decider {
     fn decide_coords(&self, coords: &[u32]) -> Decision<'_> {
         match self.walk_from(self.start(coords), coords) {
             Some(i) => match self.table.cells.get(i as usize) {
-                Some(c) => Decision::from_cell(Some(i), c),
+                Some(c) => Decision::from_cell(i, c),
                 None => Decision::fail_closed(),
             },
             None => Decision::fail_closed(),

@@ -665,7 +665,7 @@ impl Monitor {
             Stage::Decided,
         );
         rec.action = Some(acted.action);
-        rec.rule_id = Some(verdict.decision.rule_id);
+        rec.rule_id = verdict.decision.rule_id;
         rec.rule_name = Some(verdict.decision.rule_name.to_owned());
         rec.reason = Some(acted.reason.code().to_owned());
         let arg_name = |l: Option<u32>| {

@@ -205,7 +205,7 @@ impl Reason {
 pub struct Decided {
     seq: u64,
     action: Action,
-    rule_id: u32,
+    rule_id: Option<u32>,
     rule_name: String,
     reason: Reason,
     outcome: Outcome,
@@ -215,7 +215,7 @@ impl Decided {
     pub(crate) fn new(
         seq: u64,
         action: Action,
-        rule_id: u32,
+        rule_id: Option<u32>,
         rule_name: String,
         reason: Reason,
         outcome: Outcome,
@@ -243,9 +243,10 @@ impl Decided {
         self.action
     }
 
-    /// Id of the rule whose cell was selected.
+    /// Id of the rule whose cell was selected; `None` when the event could
+    /// not be placed in the table (fail-closed BLOCK).
     #[must_use]
-    pub fn rule_id(&self) -> u32 {
+    pub fn rule_id(&self) -> Option<u32> {
         self.rule_id
     }
 

@@ -19,7 +19,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 use stpc_runtime::decide::{LabelsIn, Query};
-use stpc_runtime::table::{Action, Table, FAIL_CLOSED_RULE_ID};
+use stpc_runtime::table::{Action, Table};
 use stpc_runtime::Engine;
 
 use super::event::{LabelIds, LabelNames, NamedLabels};
@@ -40,7 +40,7 @@ pub struct TestOutcome {
     /// The decided action.
     pub action: Action,
     /// The deciding rule's index.
-    pub rule_id: u32,
+    pub rule_id: Option<u32>,
     /// Its name.
     pub rule_name: String,
     /// The cell; `None` when the decision failed closed.
@@ -219,7 +219,7 @@ fn run_test(
     });
     let rule_ok = expected_rule
         .as_ref()
-        .is_none_or(|(id, _)| *id == d.rule_id);
+        .is_none_or(|(id, _)| Some(*id) == d.rule_id);
     TestOutcome {
         name: test.name.clone(),
         span: test.span,
@@ -228,7 +228,7 @@ fn run_test(
         action: d.action,
         rule_id: d.rule_id,
         rule_name: d.rule_name.to_owned(),
-        cell: d.cell.filter(|_| d.rule_id != FAIL_CLOSED_RULE_ID),
+        cell: d.cell,
         labels: ids.names(table),
         passed: d.action == expected && rule_ok,
     }

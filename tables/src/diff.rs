@@ -39,8 +39,9 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Serialize;
+use stpc_runtime::decide::Decision;
 use stpc_runtime::table::{
-    domain, Action, Cell, DimensionKind, Lattice, Node, Table, MISSING, UNKNOWN,
+    domain, Action, DimensionKind, Lattice, Node, Table, MISSING, UNKNOWN,
 };
 
 /// Most cubes the joint walk may produce before giving up.
@@ -92,7 +93,7 @@ pub struct SideDecision {
     /// The action.
     pub action: &'static str,
     /// The rule index (`4294967295` when failing closed).
-    pub rule_id: u32,
+    pub rule_id: Option<u32>,
     /// The rule's name.
     pub rule_name: String,
     /// The cell; `None` when failing closed.
@@ -533,24 +534,18 @@ impl Walk<'_, '_> {
 // The diff
 // ---------------------------------------------------------------------------
 
-fn cell_of(t: &Table, c: Option<u32>) -> (&Cell, Option<u32>) {
-    match c.and_then(|i| t.cells.get(i as usize)) {
-        Some(cell) => (cell, c),
-        None => (&stpc_runtime::table::FAIL_CLOSED_CELL, None),
-    }
+fn decision_of(t: &Table, c: Option<u32>) -> Decision<'_> {
+    c.and_then(|i| t.cells.get(i as usize).map(|cell| Decision::from_cell(i, cell)))
+        .unwrap_or_else(Decision::fail_closed)
 }
 
 fn side_decision(t: &Table, c: Option<u32>) -> SideDecision {
-    let (cell, c) = cell_of(t, c);
+    let d = decision_of(t, c);
     SideDecision {
-        action: cell.action.as_str(),
-        rule_id: cell.rule_id,
-        rule_name: if c.is_none() {
-            stpc_runtime::decide::FAIL_CLOSED_RULE_NAME.to_owned()
-        } else {
-            cell.rule_name.clone()
-        },
-        cell: c,
+        action: d.action.as_str(),
+        rule_id: d.rule_id,
+        rule_name: d.rule_name.to_owned(),
+        cell: d.cell,
     }
 }
 
@@ -637,9 +632,7 @@ pub fn diff(old: &Table, new: &Table) -> Result<Diff, DiffError> {
     // Group changed cubes by provenance.
     let mut groups: BTreeMap<(Option<u32>, Option<u32>), Vec<Cube>> = BTreeMap::new();
     for (a, o, n) in walk.out {
-        let (oc, _) = cell_of(old, o);
-        let (nc, _) = cell_of(new, n);
-        if oc.action == nc.action {
+        if decision_of(old, o).action == decision_of(new, n).action {
             continue;
         }
         let cube: Cube = a.iter().map(|v| v.map(|x| BTreeSet::from([x]))).collect();
@@ -649,7 +642,7 @@ pub fn diff(old: &Table, new: &Table) -> Result<Diff, DiffError> {
     for ((o, n), cubes) in groups {
         let od = side_decision(old, o);
         let nd = side_decision(new, n);
-        let (oa, na) = (cell_of(old, o).0.action, cell_of(new, n).0.action);
+        let (oa, na) = (decision_of(old, o).action, decision_of(new, n).action);
         for region in merge(cubes, &dims) {
             let points = region
                 .iter()

@@ -22,9 +22,9 @@ use std::collections::BTreeMap;
 
 use serde::Deserialize;
 use serde_json::Value;
-use stpc_runtime::decide::{Decider, LabelsIn, Point, Query};
+use stpc_runtime::decide::{Decider, Decision, LabelsIn, Point, Query};
 use stpc_runtime::table::{
-    Cell, DimensionKind, Node, Table, FAIL_CLOSED_RULE_ID, MISSING, UNKNOWN,
+    DimensionKind, Node, Table, MISSING, UNKNOWN,
 };
 use stpc_runtime::{Engine, ProposedEvent};
 
@@ -319,7 +319,7 @@ pub struct Explanation {
     /// The action.
     pub action: &'static str,
     /// The deciding rule's index ([`FAIL_CLOSED_RULE_ID`] when failing closed).
-    pub rule_id: u32,
+    pub rule_id: Option<u32>,
     /// The rule's name.
     pub rule_name: String,
     /// Names of the cell's transforms (REWRITE).
@@ -427,26 +427,21 @@ pub fn explain(engine: &Engine, event: &EventInput) -> Result<Explanation, Strin
         }
         Err(e) => (None, Vec::new(), Some(e.to_string())),
     };
-    let fail_closed = stpc_runtime::table::FAIL_CLOSED_CELL.clone();
-    let c: &Cell = cell
-        .and_then(|c| table.cells.get(c as usize))
-        .unwrap_or(&fail_closed);
+    let d = cell
+        .and_then(|i| table.cells.get(i as usize).map(|c| Decision::from_cell(i, c)))
+        .unwrap_or_else(Decision::fail_closed);
     Ok(Explanation {
         contract: table.contract.clone(),
-        cell,
-        action: c.action.as_str(),
-        rule_id: c.rule_id,
-        rule_name: if c.rule_id == FAIL_CLOSED_RULE_ID {
-            stpc_runtime::decide::FAIL_CLOSED_RULE_NAME.to_owned()
-        } else {
-            c.rule_name.clone()
-        },
-        transforms: c
+        cell: d.cell,
+        action: d.action.as_str(),
+        rule_id: d.rule_id,
+        rule_name: d.rule_name.to_owned(),
+        transforms: d
             .transforms
             .iter()
             .filter_map(|t| table.transforms.get(*t as usize).map(|t| t.name.clone()))
             .collect(),
-        substitute: c
+        substitute: d
             .substitute
             .and_then(|s| table.substitutes.get(s as usize).map(|s| s.name.clone())),
         coordinates,

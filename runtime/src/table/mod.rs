@@ -57,9 +57,6 @@ pub const UNKNOWN: &str = "<unknown>";
 /// The name of the implicit last value of the label dimensions.
 pub const MISSING: &str = "<missing>";
 
-/// The `rule_id` of the synthetic BLOCK cell returned when evaluation fails.
-pub const FAIL_CLOSED_RULE_ID: u32 = u32::MAX;
-
 /// The most dimensions a table may have (six fixed, budgets, field labels).
 pub const MAX_DIMS: usize = 24;
 
@@ -299,15 +296,6 @@ pub struct Cell {
     /// Name of that rule (`rule#<n>`, counting from 1, when the source gave none).
     pub rule_name: String,
 }
-
-/// The cell evaluation returns when the table or point is inconsistent.
-pub static FAIL_CLOSED_CELL: Cell = Cell {
-    action: Action::Block,
-    transforms: Vec::new(),
-    substitute: None,
-    rule_id: FAIL_CLOSED_RULE_ID,
-    rule_name: String::new(),
-};
 
 /// A tool the contract knows.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]

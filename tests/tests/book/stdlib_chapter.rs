@@ -787,11 +787,11 @@ fn event_text(p: &Policy, t: &hir::Test) -> String {
 fn decision(p: &Policy, o: &TestOutcome) -> String {
     let action = format!("{:?}", o.action).to_lowercase();
     let rules = &p.contract().rules;
-    let index = o.rule_id as usize;
-    let rule = match rules.get(index) {
-        Some(r) if r.name.is_some() => format!("`{}`", o.rule_name),
-        Some(_) if index + 1 == rules.len() => "default".into(),
-        Some(_) => format!("rule {}", index + 1),
+    let index = o.rule_id.map(|i| i as usize);
+    let rule = match index.and_then(|i| Some((i, rules.get(i)?))) {
+        Some((_, r)) if r.name.is_some() => format!("`{}`", o.rule_name),
+        Some((i, _)) if i + 1 == rules.len() => "default".into(),
+        Some((i, _)) => format!("rule {}", i + 1),
         None => "fail-closed".into(),
     };
     format!("**{action}** ({rule})")

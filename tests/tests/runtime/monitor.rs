@@ -508,9 +508,9 @@ proptest! {
             let d = reference.submit(committed(q)).unwrap();
             expected.push((d.action(), d.rule_id()));
         }
-        let got: Vec<(Action, u32)> = m.promote("b1").unwrap().into_iter().map(|p| match p {
+        let got: Vec<(Action, Option<u32>)> = m.promote("b1").unwrap().into_iter().map(|p| match p {
             Promoted::Decided(d) => (d.action(), d.rule_id()),
-            Promoted::Reused(_) => (Action::Shadow, u32::MAX),
+            Promoted::Reused(_) => (Action::Shadow, None),
         }).collect();
         prop_assert_eq!(got, expected);
     }
