@@ -182,10 +182,7 @@ impl SourceMap {
 
     /// Every file with its id, in the order added.
     pub fn iter(&self) -> impl Iterator<Item = (FileId, &SourceFile)> {
-        self.files
-            .iter()
-            .enumerate()
-            .map(|(i, f)| (FileId(u32::try_from(i).unwrap_or(u32::MAX)), f))
+        (0u32..).zip(&self.files).map(|(i, f)| (FileId(i), f))
     }
 
     /// The text a span covers, or `""`.

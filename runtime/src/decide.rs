@@ -26,9 +26,7 @@ use std::sync::Arc;
 
 use crate::address;
 use crate::error::DecideError;
-use crate::table::{
-    domain, Action, AddressKind, Cell, DimensionKind, Node, Table, MAX_DIMS,
-};
+use crate::table::{domain, Action, AddressKind, Cell, DimensionKind, Node, Table, MAX_DIMS};
 
 /// Name of the rule reported for fail-closed decisions.
 pub const FAIL_CLOSED_RULE_NAME: &str = "<fail-closed>";

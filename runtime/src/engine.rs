@@ -196,9 +196,9 @@ fn forbidden_matrix(t: &Table) -> Vec<Vec<bool>> {
     let lat = &t.lattices.args;
     let n = lat.labels.len();
     let row = |applies: &dyn Fn(&[u32]) -> bool| -> Vec<bool> {
-        (0..n)
+        (0u32..)
+            .take(n)
             .map(|l| {
-                let l = u32::try_from(l).unwrap_or(u32::MAX);
                 t.forbid
                     .iter()
                     .filter(|c| c.subject == Subject::Args && applies(&c.observers))

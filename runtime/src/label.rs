@@ -150,13 +150,10 @@ impl Labeler {
     pub fn new(table: &Table) -> Result<Labeler, LoadError> {
         let mut phrases = Vec::new();
         let mut entry_of = Vec::new();
-        for (li, lex) in table.lexicons.iter().enumerate() {
-            for (ei, e) in lex.entries.iter().enumerate() {
+        for (li, lex) in (0u32..).zip(&table.lexicons) {
+            for (ei, e) in (0u32..).zip(&lex.entries) {
                 phrases.push(e.phrase.trim().to_owned());
-                entry_of.push((
-                    u32::try_from(li).unwrap_or(u32::MAX),
-                    u32::try_from(ei).unwrap_or(u32::MAX),
-                ));
+                entry_of.push((li, ei));
             }
         }
         let lexicons = if phrases.is_empty() {

@@ -40,9 +40,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Serialize;
 use stpc_runtime::decide::Decision;
-use stpc_runtime::table::{
-    domain, Action, DimensionKind, Lattice, Node, Table, MISSING, UNKNOWN,
-};
+use stpc_runtime::table::{domain, Action, DimensionKind, Lattice, Node, Table, MISSING, UNKNOWN};
 
 /// Most cubes the joint walk may produce before giving up.
 pub const MAX_CUBES: usize = 1 << 20;
@@ -535,8 +533,12 @@ impl Walk<'_, '_> {
 // ---------------------------------------------------------------------------
 
 fn decision_of(t: &Table, c: Option<u32>) -> Decision<'_> {
-    c.and_then(|i| t.cells.get(i as usize).map(|cell| Decision::from_cell(i, cell)))
-        .unwrap_or_else(Decision::fail_closed)
+    c.and_then(|i| {
+        t.cells
+            .get(i as usize)
+            .map(|cell| Decision::from_cell(i, cell))
+    })
+    .unwrap_or_else(Decision::fail_closed)
 }
 
 fn side_decision(t: &Table, c: Option<u32>) -> SideDecision {

@@ -23,9 +23,7 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 use serde_json::Value;
 use stpc_runtime::decide::{Decider, Decision, LabelsIn, Point, Query};
-use stpc_runtime::table::{
-    DimensionKind, Node, Table, MISSING, UNKNOWN,
-};
+use stpc_runtime::table::{DimensionKind, Node, Table, MISSING, UNKNOWN};
 use stpc_runtime::{Engine, ProposedEvent};
 
 /// Labels given with an event instead of computed by the labeler (read by
@@ -428,7 +426,12 @@ pub fn explain(engine: &Engine, event: &EventInput) -> Result<Explanation, Strin
         Err(e) => (None, Vec::new(), Some(e.to_string())),
     };
     let d = cell
-        .and_then(|i| table.cells.get(i as usize).map(|c| Decision::from_cell(i, c)))
+        .and_then(|i| {
+            table
+                .cells
+                .get(i as usize)
+                .map(|c| Decision::from_cell(i, c))
+        })
         .unwrap_or_else(Decision::fail_closed);
     Ok(Explanation {
         contract: table.contract.clone(),

@@ -50,7 +50,7 @@ fn tools(c: &hir::Contract, rule: &hir::Rule) -> Vec<hir::ToolId> {
 
 pub(crate) fn check(cx: &mut Cx<'_>) {
     let mut diags = Vec::new();
-    let p = &cx.p;
+    let p = &cx.program;
     for c in &p.contracts {
         for rule in &c.rules {
             match &rule.action {
@@ -58,14 +58,14 @@ pub(crate) fn check(cx: &mut Cx<'_>) {
                     for (cut, cut_span) in cuts(c, rule) {
                         for t in ts {
                             let Some(tr) = p.transform(*t) else { continue };
-                            if p.label(tr.output).is_none() {
+                            let Some(output) = tr.output.filter(|o| p.label(*o).is_some()) else {
                                 continue;
-                            }
-                            let below = p.leq(tr.output, cut) == Some(true) && tr.output != cut;
+                            };
+                            let below = p.leq(output, cut) == Some(true) && output != cut;
                             if !below {
                                 diags.push(errors::a3_transform(
                                     &tr.name,
-                                    p.label_name(tr.output),
+                                    p.label_name(output),
                                     p.label_name(cut),
                                     rule.span,
                                     tr.span,
@@ -81,7 +81,7 @@ pub(crate) fn check(cx: &mut Cx<'_>) {
             }
         }
     }
-    cx.d.extend(diags);
+    cx.diags.extend(diags);
 }
 
 fn rewrite_types(
@@ -156,8 +156,11 @@ fn shadow(
             let Some(s) = p.substitute(s) else { return };
             check_sub(s, diags);
             let reach = tools(c, rule);
-            if !reach.is_empty() && !reach.contains(&s.tool) {
-                let tool = p.tool(s.tool).map_or("?", |t| t.name.as_str());
+            if !reach.is_empty() && !s.tool.is_some_and(|t| reach.contains(&t)) {
+                let tool = s
+                    .tool
+                    .and_then(|t| p.tool(t))
+                    .map_or("?", |t| t.name.as_str());
                 diags.push(errors::no_substitute(
                     reach
                         .first()

@@ -12,20 +12,21 @@ use crate::syntax::ast;
 use std::collections::HashMap;
 
 pub(crate) fn check(cx: &mut Cx<'_>) {
-    let decls: Vec<(usize, Span, usize)> =
-        cx.r.of_kind(Kind::Contract)
-            .enumerate()
-            .map(|(i, d)| (d.module, d.span, i))
-            .collect();
+    let decls: Vec<(usize, Span, usize)> = cx
+        .resolved
+        .of_kind(Kind::Contract)
+        .enumerate()
+        .map(|(i, d)| (d.module, d.span, i))
+        .collect();
     for (module, span, i) in decls {
-        let r = cx.r;
+        let r = cx.resolved;
         let Some(ast::Item::Contract(c)) = r.of_kind(Kind::Contract).nth(i).and_then(|d| r.item(d))
         else {
-            cx.d.push(Diagnostic::internal(span, "not a contract"));
+            cx.diags.push(Diagnostic::internal(span, "not a contract"));
             continue;
         };
         let out = contract(cx, module, c);
-        cx.p.contracts.push(out);
+        cx.program.contracts.push(out);
     }
 }
 
@@ -36,7 +37,7 @@ struct Once(HashMap<String, Span>);
 impl Once {
     fn first(&mut self, cx: &mut Cx<'_>, what: &str, span: Span) -> bool {
         if let Some(first) = self.0.get(what) {
-            cx.d.push(errors::repeated(what, span, *first));
+            cx.diags.push(errors::repeated(what, span, *first));
             return false;
         }
         self.0.insert(what.to_string(), span);
@@ -66,14 +67,16 @@ fn contract(cx: &mut Cx<'_>, m: usize, c: &ast::Contract) -> hir::Contract {
         .iter()
         .any(|s| matches!(s, ast::ContractStmt::Tools(..)))
     {
-        cx.d.push(errors::empty_allow_list(&c.name.name, "tools", span));
+        cx.diags
+            .push(errors::empty_allow_list(&c.name.name, "tools", span));
     }
     if !c
         .stmts
         .iter()
         .any(|s| matches!(s, ast::ContractStmt::Destinations(..)))
     {
-        cx.d.push(errors::empty_allow_list(&c.name.name, "destinations", span));
+        cx.diags
+            .push(errors::empty_allow_list(&c.name.name, "destinations", span));
     }
     pipeline(cx, m, &mut out, c, decide);
     for t in tests {
@@ -88,7 +91,7 @@ fn contract(cx: &mut Cx<'_>, m: usize, c: &ast::Contract) -> hir::Contract {
 fn params(cx: &mut Cx<'_>, out: &mut hir::Contract, c: &ast::Contract) {
     for p in &c.params {
         if let Some(first) = out.params.iter().find(|x| x.name == p.name.name) {
-            cx.d.push(rerrors::duplicate(
+            cx.diags.push(rerrors::duplicate(
                 "parameter",
                 &p.name.name,
                 p.name.loc.span(),
@@ -102,7 +105,8 @@ fn params(cx: &mut Cx<'_>, out: &mut hir::Contract, c: &ast::Contract) {
                 "the default `{}` of parameter `{}`",
                 p.default.text, p.name.name
             );
-            cx.d.push(errors::out_of_unit_msg(&what, p.default.loc.span()));
+            cx.diags
+                .push(errors::out_of_unit_msg(&what, p.default.loc.span()));
         }
         out.params.push(hir::Param {
             name: p.name.name.clone(),
@@ -190,18 +194,19 @@ fn pipeline(
     let span = c.name.loc.span();
     match decide {
         Some(d) => out.rules = rules(cx, m, out, d),
-        None => cx.d.push(errors::no_default(&c.name.name, span, None)),
+        None => cx.diags.push(errors::no_default(&c.name.name, span, None)),
     }
     if let (Some(d), Some(last)) = (decide, out.rules.last()) {
         if !last.unguarded {
-            cx.d.push(errors::no_default(
+            cx.diags.push(errors::no_default(
                 &c.name.name,
                 d.loc.span(),
                 Some(last.span),
             ));
         }
     } else if let Some(d) = decide {
-        cx.d.push(errors::no_default(&c.name.name, d.loc.span(), None));
+        cx.diags
+            .push(errors::no_default(&c.name.name, d.loc.span(), None));
     }
 }
 
@@ -215,18 +220,20 @@ fn threshold(cx: &mut Cx<'_>, out: &mut hir::Contract, once: &mut Once, t: &ast:
         ast::NumberOrParam::Number(n) => {
             let v = n.value();
             if !(0.0..=1.0).contains(&v) {
-                cx.d.push(errors::out_of_unit("threshold", &n.text, n.loc.span()));
+                cx.diags
+                    .push(errors::out_of_unit("threshold", &n.text, n.loc.span()));
             }
             (v, None)
         }
         ast::NumberOrParam::Param(p) => match out.params.iter().position(|x| x.name == p.name) {
             Some(i) => (
                 out.params.get(i).map_or(0.0, |x| x.value),
-                Some(hir::ParamId::from_index(i)),
+                hir::ParamId::from_index(i),
             ),
             None => {
                 let names = out.params.iter().map(|x| x.name.as_str());
-                cx.d.push(errors::unknown_param(&p.name, p.loc.span(), names));
+                cx.diags
+                    .push(errors::unknown_param(&p.name, p.loc.span(), names));
                 return;
             }
         },
@@ -242,7 +249,7 @@ fn threshold(cx: &mut Cx<'_>, out: &mut hir::Contract, once: &mut Once, t: &ast:
 fn budget(cx: &mut Cx<'_>, out: &mut hir::Contract, b: &ast::Budget) {
     let span = b.loc.span();
     if let Some(first) = out.budgets.iter().find(|x| x.name == b.name.name) {
-        cx.d.push(rerrors::duplicate(
+        cx.diags.push(rerrors::duplicate(
             "budget",
             &b.name.name,
             b.name.loc.span(),
@@ -253,7 +260,7 @@ fn budget(cx: &mut Cx<'_>, out: &mut hir::Contract, b: &ast::Budget) {
     let limit = match b.limit.text.parse::<u32>() {
         Ok(n) if n >= 1 => n,
         _ => {
-            cx.d.push(errors::bad_budget(
+            cx.diags.push(errors::bad_budget(
                 &b.name.name,
                 &b.limit.text,
                 b.limit.loc.span(),
@@ -286,7 +293,8 @@ fn rules(cx: &mut Cx<'_>, m: usize, c: &hir::Contract, d: &ast::Decide) -> Vec<h
     for r in &d.rules {
         if let Some(n) = &r.name {
             if let Some(first) = names.get(&n.name) {
-                cx.d.push(rerrors::duplicate("rule", &n.name, n.loc.span(), *first));
+                cx.diags
+                    .push(rerrors::duplicate("rule", &n.name, n.loc.span(), *first));
             } else {
                 names.insert(n.name.clone(), n.loc.span());
             }

@@ -39,7 +39,7 @@ pub(crate) fn test(
     // An unknown tool is reported here; the rest of the test is still
     // checked, so one run reports every problem in it.
     let tool_id = cx.lookup(m, &t.tool, Kind::Tool).map(hir::ToolId);
-    let tool = tool_id.and_then(|id| cx.p.tool(id)).cloned();
+    let tool = tool_id.and_then(|id| cx.program.tool(id)).cloned();
     let mut args = Vec::new();
     for a in &t.args {
         if let Some(tool) = &tool {
@@ -58,14 +58,14 @@ pub(crate) fn test(
             .position(|r| r.name.as_deref() == Some(rule.name.as_str()));
         if found.is_none() {
             let names = c.rules.iter().filter_map(|r| r.name.as_deref());
-            cx.d.push(crate::resolve::errors::unknown_name(
+            cx.diags.push(crate::resolve::errors::unknown_name(
                 "rule",
                 &rule.name,
                 rule.loc.span(),
                 names,
             ));
         }
-        found.map(hir::RuleId::from_index)
+        found.and_then(hir::RuleId::from_index)
     });
     Some(hir::Test {
         name: t.name.value.clone(),
@@ -88,7 +88,7 @@ fn known_field(cx: &mut Cx<'_>, tool: &hir::Tool, name: &ast::Ident) {
     if tool.field(&name.name).is_none() {
         let names = tool.fields.iter().map(|f| f.name.as_str());
         let whose = format!("tool `{}` has no field `{}`", tool.name, name.name);
-        cx.d.push(errors::unknown_field(
+        cx.diags.push(errors::unknown_field(
             &name.name,
             &whose,
             name.loc.span(),
@@ -131,7 +131,8 @@ impl Clauses {
             ast::EventClause::Confidence(n) => {
                 let v = n.value();
                 if !(0.0..=1.0).contains(&v) {
-                    cx.d.push(errors::out_of_unit("confidence", &n.text, n.loc.span()));
+                    cx.diags
+                        .push(errors::out_of_unit("confidence", &n.text, n.loc.span()));
                 }
                 self.confidence = Some(v);
             }
@@ -149,7 +150,7 @@ impl Clauses {
     fn after(&mut self, cx: &mut Cx<'_>, c: &hir::Contract, n: &ast::Number, b: &ast::Ident) {
         let Some(id) = c.budget(&b.name) else {
             let names = c.budgets.iter().map(|b| b.name.as_str());
-            cx.d.push(crate::resolve::errors::unknown_name(
+            cx.diags.push(crate::resolve::errors::unknown_name(
                 "budget",
                 &b.name,
                 b.loc.span(),
@@ -159,7 +160,7 @@ impl Clauses {
         };
         match n.text.parse::<u32>() {
             Ok(k) => self.after.push((id, k)),
-            Err(_) => cx.d.push(errors::bad_test(
+            Err(_) => cx.diags.push(errors::bad_test(
                 &format!("`after {}` is not a whole number of dispatches", n.text),
                 n.loc.span(),
                 "write a count such as `after 5 dispatches of b`",

@@ -20,7 +20,7 @@ pub(crate) fn check(cx: &mut Cx<'_>) {
 }
 
 fn items<'r>(cx: &Cx<'r>, kind: Kind) -> Vec<(usize, &'r ast::Item, Span)> {
-    let r = cx.r;
+    let r = cx.resolved;
     r.of_kind(kind)
         .filter_map(|d| r.item(d).map(|i| (d.module, i, d.span)))
         .collect()
@@ -55,7 +55,7 @@ pub(crate) fn observer_list(
 fn observers(cx: &mut Cx<'_>) {
     for (_, item, span) in items(cx, Kind::Observer) {
         let ast::Item::Observer(o) = item else {
-            cx.d.push(Diagnostic::internal(span, "not an observer"));
+            cx.diags.push(Diagnostic::internal(span, "not an observer"));
             continue;
         };
         let mut sees = Vec::new();
@@ -65,7 +65,7 @@ fn observers(cx: &mut Cx<'_>) {
                 None => {
                     let mut names: Vec<&str> = cx.channels.keys().map(String::as_str).collect();
                     names.sort_unstable();
-                    cx.d.push(errors::unknown_channel(
+                    cx.diags.push(errors::unknown_channel(
                         &o.name.name,
                         &c.name,
                         c.loc.span(),
@@ -74,7 +74,7 @@ fn observers(cx: &mut Cx<'_>) {
                 }
             }
         }
-        cx.p.observers.push(hir::Observer {
+        cx.program.observers.push(hir::Observer {
             name: o.name.name.clone(),
             external: o.locality == ast::Locality::External,
             sees,
@@ -86,7 +86,8 @@ fn observers(cx: &mut Cx<'_>) {
 fn destinations(cx: &mut Cx<'_>) {
     for (m, item, span) in items(cx, Kind::Destination) {
         let ast::Item::Destination(dst) = item else {
-            cx.d.push(Diagnostic::internal(span, "not a destination"));
+            cx.diags
+                .push(Diagnostic::internal(span, "not a destination"));
             continue;
         };
         let mut out = hir::Destination {
@@ -105,7 +106,7 @@ fn destinations(cx: &mut Cx<'_>) {
                 }),
                 ast::DestinationStmt::Label(l) => {
                     if let Some(first) = label_at {
-                        cx.d.push(errors::repeated(
+                        cx.diags.push(errors::repeated(
                             "the destination's `label`",
                             l.loc.span(),
                             first,
@@ -121,19 +122,18 @@ fn destinations(cx: &mut Cx<'_>) {
                 }
             }
         }
-        cx.p.destinations.push(out);
+        cx.program.destinations.push(out);
     }
 }
 
 fn substitutes(cx: &mut Cx<'_>) {
     for (m, item, span) in items(cx, Kind::Substitute) {
         let ast::Item::Substitute(s) = item else {
-            cx.d.push(Diagnostic::internal(span, "not a substitute"));
+            cx.diags
+                .push(Diagnostic::internal(span, "not a substitute"));
             continue;
         };
-        let tool = cx
-            .lookup(m, &s.tool, Kind::Tool)
-            .map_or(hir::ToolId(u32::MAX), hir::ToolId);
+        let tool = cx.lookup(m, &s.tool, Kind::Tool).map(hir::ToolId);
         let mut out = hir::Substitute {
             name: s.name.name.clone(),
             tool,
@@ -150,7 +150,8 @@ fn substitutes(cx: &mut Cx<'_>) {
                 }
                 ast::SubstituteStmt::OnPromote(mode, loc) => {
                     if let Some(first) = promote_at {
-                        cx.d.push(errors::repeated("`on promote`", loc.span(), first));
+                        cx.diags
+                            .push(errors::repeated("`on promote`", loc.span(), first));
                         continue;
                     }
                     promote_at = Some(loc.span());
@@ -161,7 +162,7 @@ fn substitutes(cx: &mut Cx<'_>) {
                 }
             }
         }
-        cx.p.substitutes.push(out);
+        cx.program.substitutes.push(out);
     }
 }
 
@@ -174,18 +175,18 @@ pub(crate) fn field_type(cx: &mut Cx<'_>, module: usize, ty: &ast::FieldType) ->
             "time" => Type::Time,
             "number" => Type::Number,
             _ => {
-                let scope = cx.r.modules.get(module).map(|m| &m.scope);
+                let scope = cx.resolved.modules.get(module).map(|m| &m.scope);
                 if let Some(Binding::Decl(d)) = scope.and_then(|s| s.get(&n.name)) {
-                    if let Some(decl) = cx.r.decls.get(*d).filter(|d| d.kind == Kind::Enum) {
-                        cx.r.mark_used_from(module, *d);
-                        if let Some(e) = cx.p.enums.get(decl.index as usize) {
+                    if let Some(decl) = cx.resolved.decls.get(*d).filter(|d| d.kind == Kind::Enum) {
+                        cx.resolved.mark_used_from(module, *d);
+                        if let Some(e) = cx.program.enums.get(decl.index as usize) {
                             return Type::Enum(e.values.clone());
                         }
                     }
                 }
                 let mut candidates = vec!["text", "entity", "time", "number"];
-                candidates.extend(cx.p.enums.iter().map(|e| e.name.as_str()));
-                cx.d.push(rerrors::unknown_name(
+                candidates.extend(cx.program.enums.iter().map(|e| e.name.as_str()));
+                cx.diags.push(rerrors::unknown_name(
                     "type",
                     &n.name,
                     n.loc.span(),
@@ -204,7 +205,7 @@ pub(crate) fn field_type(cx: &mut Cx<'_>, module: usize, ty: &ast::FieldType) ->
 fn tools(cx: &mut Cx<'_>) {
     for (m, item, span) in items(cx, Kind::Tool) {
         let ast::Item::Tool(t) = item else {
-            cx.d.push(Diagnostic::internal(span, "not a tool"));
+            cx.diags.push(Diagnostic::internal(span, "not a tool"));
             continue;
         };
         let mut out = hir::Tool {
@@ -226,7 +227,8 @@ fn tools(cx: &mut Cx<'_>) {
                 ast::ToolStmt::Substitute(i) => ("`substitute`", i.loc.span()),
             };
             if let Some(first) = seen.get(what) {
-                cx.d.push(errors::repeated(&format!("the tool's {what}"), at, *first));
+                cx.diags
+                    .push(errors::repeated(&format!("the tool's {what}"), at, *first));
                 continue;
             }
             seen.insert(what, at);
@@ -236,7 +238,7 @@ fn tools(cx: &mut Cx<'_>) {
                     let mut names: HashMap<&str, Span> = HashMap::new();
                     for f in fields {
                         if let Some(first) = names.get(f.name.name.as_str()) {
-                            cx.d.push(rerrors::duplicate(
+                            cx.diags.push(rerrors::duplicate(
                                 "field",
                                 &f.name.name,
                                 f.name.loc.span(),
@@ -263,13 +265,14 @@ fn tools(cx: &mut Cx<'_>) {
                 ast::ToolStmt::Substitute(s) => {
                     if let Some(sid) = cx.lookup(m, s, Kind::Substitute) {
                         let sid = hir::SubstituteId(sid);
-                        let me = hir::ToolId::from_index(cx.p.tools.len());
-                        if let Some(sub) = cx.p.substitute(sid) {
-                            if sub.tool != me && sub.tool.0 != u32::MAX {
-                                let other = cx.p.tool(sub.tool).map_or_else(
+                        let me = hir::ToolId::from_index(cx.program.tools.len());
+                        if let Some(sub) = cx.program.substitute(sid) {
+                            if let Some(other_tool) = sub.tool.filter(|t| Some(*t) != me) {
+                                let other = cx.program.tool(other_tool).map_or_else(
                                     || {
-                                        cx.r.of_kind(Kind::Tool)
-                                            .nth(sub.tool.index())
+                                        cx.resolved
+                                            .of_kind(Kind::Tool)
+                                            .nth(other_tool.index())
                                             .map_or("?".to_string(), |d| d.name.clone())
                                     },
                                     |t| t.name.clone(),
@@ -281,7 +284,7 @@ fn tools(cx: &mut Cx<'_>) {
                                     s.loc.span(),
                                     sub.span,
                                 );
-                                cx.d.push(d);
+                                cx.diags.push(d);
                             }
                         }
                         out.substitute = Some(sid);
@@ -289,17 +292,17 @@ fn tools(cx: &mut Cx<'_>) {
                 }
             }
         }
-        cx.p.tools.push(out);
+        cx.program.tools.push(out);
     }
 }
 
 fn lexicons(cx: &mut Cx<'_>) {
     for (_, item, span) in items(cx, Kind::Lexicon) {
         let ast::Item::Lexicon(l) = item else {
-            cx.d.push(Diagnostic::internal(span, "not a lexicon"));
+            cx.diags.push(Diagnostic::internal(span, "not a lexicon"));
             continue;
         };
-        cx.p.lexicons.push(hir::Lexicon {
+        cx.program.lexicons.push(hir::Lexicon {
             name: l.name.name.clone(),
             entries: l
                 .entries
@@ -320,7 +323,8 @@ fn entity(cx: &mut Cx<'_>, kind: &ast::Ident) -> Option<hir::EntityKind> {
     let k = hir::EntityKind::parse(&kind.name);
     if k.is_none() {
         let names = hir::EntityKind::ALL.iter().map(|k| k.as_str());
-        cx.d.push(errors::unknown_entity(&kind.name, kind.loc.span(), names));
+        cx.diags
+            .push(errors::unknown_entity(&kind.name, kind.loc.span(), names));
     }
     k
 }
@@ -328,7 +332,7 @@ fn entity(cx: &mut Cx<'_>, kind: &ast::Ident) -> Option<hir::EntityKind> {
 fn labelers(cx: &mut Cx<'_>) {
     for (m, item, span) in items(cx, Kind::Labeler) {
         let ast::Item::Labeler(l) = item else {
-            cx.d.push(Diagnostic::internal(span, "not a labeler"));
+            cx.diags.push(Diagnostic::internal(span, "not a labeler"));
             continue;
         };
         let subj = subject(l.subject);
@@ -344,7 +348,7 @@ fn labelers(cx: &mut Cx<'_>) {
             let (matcher, label, unless, at) = match rule {
                 ast::LabelRule::Fallback { label, loc } => {
                     if let Some(first) = fallback_at {
-                        cx.d.push(errors::repeated(
+                        cx.diags.push(errors::repeated(
                             "the labeler's `fallback`",
                             loc.span(),
                             first,
@@ -375,7 +379,8 @@ fn labelers(cx: &mut Cx<'_>) {
                     let ok = match regex::Regex::new(&regex.value) {
                         Ok(_) => Some(hir::Matcher::Pattern(regex.value.clone())),
                         Err(e) => {
-                            cx.d.push(errors::bad_regex(&e.to_string(), regex.loc.span()));
+                            cx.diags
+                                .push(errors::bad_regex(&e.to_string(), regex.loc.span()));
                             None
                         }
                     };
@@ -383,7 +388,7 @@ fn labelers(cx: &mut Cx<'_>) {
                 }
                 ast::LabelRule::Entity { kind, label, loc } => {
                     if subj == hir::Subject::Destination {
-                        cx.d.push(errors::labeler_rule(
+                        cx.diags.push(errors::labeler_rule(
                             &l.name.name,
                             "entity",
                             "destination",
@@ -404,7 +409,7 @@ fn labelers(cx: &mut Cx<'_>) {
                     loc,
                 } => {
                     if subj == hir::Subject::Args {
-                        cx.d.push(errors::labeler_rule(
+                        cx.diags.push(errors::labeler_rule(
                             &l.name.name,
                             kind.keyword(),
                             "args",
@@ -435,7 +440,7 @@ fn labelers(cx: &mut Cx<'_>) {
                 });
             }
         }
-        cx.p.labelers.push(out);
+        cx.program.labelers.push(out);
     }
 }
 
@@ -456,7 +461,7 @@ fn step_fits(step: &hir::Step, ty: &Type) -> bool {
 fn transforms(cx: &mut Cx<'_>) {
     for (m, item, span) in items(cx, Kind::Transform) {
         let ast::Item::Transform(t) = item else {
-            cx.d.push(Diagnostic::internal(span, "not a transform"));
+            cx.diags.push(Diagnostic::internal(span, "not a transform"));
             continue;
         };
         let inputs: Vec<Type> = t.inputs.iter().map(|ty| field_type(cx, m, ty)).collect();
@@ -487,7 +492,8 @@ fn transforms(cx: &mut Cx<'_>) {
                     let parsed = hir::Granularity::parse(&g.name);
                     if parsed.is_none() {
                         let names = hir::Granularity::ALL.iter().map(|g| g.as_str());
-                        cx.d.push(errors::unknown_granularity(&g.name, g.loc.span(), names));
+                        cx.diags
+                            .push(errors::unknown_granularity(&g.name, g.loc.span(), names));
                     }
                     (
                         parsed.map(hir::Step::CoarsenTime),
@@ -509,7 +515,7 @@ fn transforms(cx: &mut Cx<'_>) {
                     .iter()
                     .map(|t| format!("`{}`", t.display()))
                     .collect();
-                cx.d.push(errors::step_type(
+                cx.diags.push(errors::step_type(
                     &t.name.name,
                     text,
                     needs,
@@ -519,10 +525,10 @@ fn transforms(cx: &mut Cx<'_>) {
             }
             steps.push(s);
         }
-        cx.p.transforms.push(hir::Transform {
+        cx.program.transforms.push(hir::Transform {
             name: t.name.name.clone(),
             inputs,
-            output: output.unwrap_or(hir::LabelId(u32::MAX)),
+            output,
             steps,
             span,
         });

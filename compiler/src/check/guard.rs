@@ -70,7 +70,7 @@ fn predicate(cx: &mut Cx<'_>, env: &Env<'_>, p: &ast::Predicate, span: Span) -> 
         ast::Predicate::SubstituteAvailable => Guard::SubstituteAvailable,
         ast::Predicate::BudgetExhausted(None) => {
             if env.budgets.is_empty() {
-                cx.d.push(errors::no_budgets(span));
+                cx.diags.push(errors::no_budgets(span));
                 return Guard::Bool(false);
             }
             Guard::BudgetExhausted(None)
@@ -79,10 +79,10 @@ fn predicate(cx: &mut Cx<'_>, env: &Env<'_>, p: &ast::Predicate, span: Span) -> 
             Some(b) => Guard::BudgetExhausted(Some(b)),
             None => {
                 if env.budgets.is_empty() {
-                    cx.d.push(errors::no_budgets(span));
+                    cx.diags.push(errors::no_budgets(span));
                 } else {
                     let names = env.budgets.iter().map(|b| b.name.as_str());
-                    cx.d.push(crate::resolve::errors::unknown_name(
+                    cx.diags.push(crate::resolve::errors::unknown_name(
                         "budget",
                         &name.name,
                         name.loc.span(),
@@ -99,7 +99,7 @@ pub(crate) fn budget(env: &Env<'_>, name: &str) -> Option<hir::BudgetId> {
     env.budgets
         .iter()
         .position(|b| b.name == name)
-        .map(hir::BudgetId::from_index)
+        .and_then(hir::BudgetId::from_index)
 }
 
 fn negate_if(ne: bool, g: Guard) -> Guard {
@@ -123,7 +123,7 @@ fn names_of<'a>(
             Some((vec![n], *o == ast::CmpOp::Ne))
         }
         ast::CompareTest::Op(o, ast::Operand::Name(_)) => {
-            cx.d.push(errors::bad_comparison(
+            cx.diags.push(errors::bad_comparison(
                 &format!(
                     "`{subject}` is not ordered, so `{}` does not apply",
                     o.symbol()
@@ -134,7 +134,7 @@ fn names_of<'a>(
             None
         }
         ast::CompareTest::Op(_, _) => {
-            cx.d.push(errors::bad_comparison(
+            cx.diags.push(errors::bad_comparison(
                 &format!("`{subject}` compared with a number"),
                 span,
                 &format!("compare `{subject}` with a name, such as `{subject} == x`"),
@@ -178,18 +178,18 @@ fn compare(cx: &mut Cx<'_>, env: &Env<'_>, c: &ast::Compare) -> Guard {
 }
 
 fn is_destination(cx: &Cx<'_>, module: usize, name: &str) -> bool {
-    let scope = cx.r.modules.get(module).map(|m| &m.scope);
+    let scope = cx.resolved.modules.get(module).map(|m| &m.scope);
     matches!(scope.and_then(|s| s.get(name)), Some(Binding::Decl(d))
-        if cx.r.decls.get(*d).is_some_and(|d| d.kind == Kind::Destination))
+        if cx.resolved.decls.get(*d).is_some_and(|d| d.kind == Kind::Destination))
 }
 
 fn destination(cx: &mut Cx<'_>, env: &Env<'_>, c: &ast::Compare, span: Span) -> Guard {
     let is_label = |cx: &Cx<'_>, n: &ast::Ident| {
         !is_destination(cx, env.module, &n.name)
             && cx
-                .p
+                .program
                 .dests()
-                .is_some_and(|l| l.labels.iter().any(|x| cx.p.label_name(*x) == n.name))
+                .is_some_and(|l| l.labels.iter().any(|x| cx.program.label_name(*x) == n.name))
     };
     match &c.test {
         ast::CompareTest::Op(o, ast::Operand::Name(n)) => {
@@ -221,7 +221,7 @@ fn destination(cx: &mut Cx<'_>, env: &Env<'_>, c: &ast::Compare, span: Span) -> 
             Guard::DestinationIs(ids)
         }
         ast::CompareTest::Op(..) => {
-            cx.d.push(errors::bad_comparison(
+            cx.diags.push(errors::bad_comparison(
                 "`destination` compared with a number",
                 span,
                 "compare the destination with a destination or a destination label",
@@ -233,7 +233,7 @@ fn destination(cx: &mut Cx<'_>, env: &Env<'_>, c: &ast::Compare, span: Span) -> 
 
 fn confidence(cx: &mut Cx<'_>, env: &Env<'_>, c: &ast::Compare, span: Span) -> Guard {
     let ast::CompareTest::Op(o, operand) = &c.test else {
-        cx.d.push(errors::bad_comparison(
+        cx.diags.push(errors::bad_comparison(
             "`confidence in {...}`",
             span,
             "compare confidence with a number, a parameter or `threshold`, such as `confidence < 0.7`",
@@ -245,15 +245,22 @@ fn confidence(cx: &mut Cx<'_>, env: &Env<'_>, c: &ast::Compare, span: Span) -> G
         ast::Operand::Number(n) => {
             let v = n.value();
             if !(0.0..=1.0).contains(&v) {
-                cx.d.push(errors::out_of_unit("confidence", &n.text, n.loc.span()));
+                cx.diags
+                    .push(errors::out_of_unit("confidence", &n.text, n.loc.span()));
             }
             Bound::Value(v)
         }
-        ast::Operand::Name(name) => match env.params.iter().position(|p| p.name == name.name) {
-            Some(i) => Bound::Param(hir::ParamId::from_index(i)),
+        ast::Operand::Name(name) => match env
+            .params
+            .iter()
+            .position(|p| p.name == name.name)
+            .and_then(hir::ParamId::from_index)
+        {
+            Some(id) => Bound::Param(id),
             None => {
                 let names = env.params.iter().map(|p| p.name.as_str());
-                cx.d.push(errors::unknown_param(&name.name, name.loc.span(), names));
+                cx.diags
+                    .push(errors::unknown_param(&name.name, name.loc.span(), names));
                 return Guard::Bool(false);
             }
         },
@@ -270,9 +277,12 @@ fn args(
 ) -> Guard {
     let field_ref = field.map(|f| {
         let tools: Vec<&hir::Tool> = if env.tools.is_empty() {
-            cx.p.tools.iter().collect()
+            cx.program.tools.iter().collect()
         } else {
-            env.tools.iter().filter_map(|t| cx.p.tool(*t)).collect()
+            env.tools
+                .iter()
+                .filter_map(|t| cx.program.tool(*t))
+                .collect()
         };
         if !tools.iter().any(|t| t.field(&f.name).is_some()) {
             let mut names: Vec<&str> = tools
@@ -282,7 +292,8 @@ fn args(
             names.sort_unstable();
             names.dedup();
             let why = format!("no allowed tool has a field `{}`", f.name);
-            cx.d.push(errors::unknown_field(&f.name, &why, f.loc.span(), names));
+            cx.diags
+                .push(errors::unknown_field(&f.name, &why, f.loc.span(), names));
         }
         hir::FieldRef {
             name: f.name.clone(),
@@ -309,7 +320,7 @@ fn args(
                 .collect(),
         ),
         ast::CompareTest::Op(..) => {
-            cx.d.push(errors::bad_comparison(
+            cx.diags.push(errors::bad_comparison(
                 "`args` compared with a number or `threshold`",
                 span,
                 "compare argument labels with a label, such as `args >= sensitive`",

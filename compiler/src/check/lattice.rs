@@ -169,7 +169,8 @@ pub fn build(n: usize, edges: &[(usize, usize)]) -> Result<Tables, Vec<LatticeEr
 }
 
 fn store(table: &mut [u32], n: usize, i: usize, j: usize, v: usize) {
-    let v = u32::try_from(v).unwrap_or(u32::MAX);
+    // A label index fits in `u32`: `table` has `n * n` entries.
+    let Ok(v) = u32::try_from(v) else { return };
     if let Some(c) = table.get_mut(i * n + j) {
         *c = v;
     }

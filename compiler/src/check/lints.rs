@@ -26,12 +26,12 @@ pub(crate) fn check(cx: &mut Cx<'_>) {
     // Lints run on an error-free program only, as rustc's do: a misspelled
     // name would make its intended target look unused, and recovery nodes
     // (an unresolved atom becomes `false`) would make rules look shadowed.
-    if cx.d.has_errors() {
+    if cx.diags.has_errors() {
         return;
     }
     unused(cx);
     let mut diags = Vec::new();
-    for c in &cx.p.contracts {
+    for c in &cx.program.contracts {
         if !user_span(cx, c.span) {
             continue;
         }
@@ -59,10 +59,11 @@ pub(crate) fn check(cx: &mut Cx<'_>) {
         });
         if !reads_threshold {
             for t in &c.thresholds {
-                let mode =
-                    cx.p.modes
-                        .get(t.mode.index())
-                        .map_or("?", |m| m.name.as_str());
+                let mode = cx
+                    .program
+                    .modes
+                    .get(t.mode.index())
+                    .map_or("?", |m| m.name.as_str());
                 diags.push(errors::unread_threshold(mode, t.span));
             }
         }
@@ -79,11 +80,12 @@ pub(crate) fn check(cx: &mut Cx<'_>) {
             }
         }
     }
-    cx.d.extend(diags);
+    cx.diags.extend(diags);
 }
 
 fn user_span(cx: &Cx<'_>, span: crate::source::Span) -> bool {
-    cx.r.modules
+    cx.resolved
+        .modules
         .iter()
         .find(|m| m.file == span.file)
         .is_some_and(|m| !m.is_std)
@@ -126,39 +128,41 @@ fn reads(g: &Guard, pred: &dyn Fn(&Guard) -> bool) -> bool {
 
 fn unused(cx: &mut Cx<'_>) {
     let mut diags = Vec::new();
-    let checked: HashSet<usize> =
-        cx.r.modules
-            .iter()
-            .enumerate()
-            .filter(|(m, module)| {
-                !module.is_std
-                    && !module.imported
-                    && cx
-                        .r
-                        .decls
-                        .iter()
-                        .any(|d| d.module == *m && d.kind == Kind::Contract)
-            })
-            .map(|(m, _)| m)
-            .collect();
-    for (i, d) in cx.r.decls.iter().enumerate() {
-        if !checked.contains(&d.module) || cx.r.is_used(i) {
+    let checked: HashSet<usize> = cx
+        .resolved
+        .modules
+        .iter()
+        .enumerate()
+        .filter(|(m, module)| {
+            !module.is_std
+                && !module.imported
+                && cx
+                    .resolved
+                    .decls
+                    .iter()
+                    .any(|d| d.module == *m && d.kind == Kind::Contract)
+        })
+        .map(|(m, _)| m)
+        .collect();
+    for (i, d) in cx.resolved.decls.iter().enumerate() {
+        if !checked.contains(&d.module) || cx.resolved.is_used(i) {
             continue;
         }
-        let bound =
-            cx.r.modules
-                .get(d.module)
-                .and_then(|m| m.scope.get(&d.name));
+        let bound = cx
+            .resolved
+            .modules
+            .get(d.module)
+            .and_then(|m| m.scope.get(&d.name));
         if bound != Some(&Binding::Decl(i)) {
             continue;
         }
         let skip = match d.kind {
             Kind::Contract | Kind::Labeler => true,
-            Kind::Lattice => {
-                cx.p.lattices
-                    .get(d.index as usize)
-                    .is_some_and(|l| l.role.is_some())
-            }
+            Kind::Lattice => cx
+                .program
+                .lattices
+                .get(d.index as usize)
+                .is_some_and(|l| l.role.is_some()),
             Kind::Enum => matches!(d.name.as_str(), "Mode" | "Effect"),
             Kind::Observer
             | Kind::Destination
@@ -172,29 +176,40 @@ fn unused(cx: &mut Cx<'_>) {
         }
     }
     for m in &checked {
-        let Some(module) = cx.r.modules.get(*m) else {
+        let Some(module) = cx.resolved.modules.get(*m) else {
             continue;
         };
         for (ident, d) in &module.item_imports {
-            if !cx.r.is_used_from(*m, *d) && !documents_shadow(cx, *m, *d) {
+            if !cx.resolved.is_used_from(*m, *d) && !documents_shadow(cx, *m, *d) {
                 diags.push(errors::unused_import(&ident.name, ident.loc.span()));
             }
         }
     }
-    cx.d.extend(diags);
+    cx.diags.extend(diags);
 }
 
 /// Whether `decl` is a substitute for a tool that module `m` uses: `shadow`
 /// without `using` runs it implicitly, so importing it documents the rule.
 fn documents_shadow(cx: &Cx<'_>, m: usize, decl: usize) -> bool {
-    let Some(d) = cx.r.decls.get(decl).filter(|d| d.kind == Kind::Substitute) else {
+    let Some(d) = cx
+        .resolved
+        .decls
+        .get(decl)
+        .filter(|d| d.kind == Kind::Substitute)
+    else {
         return false;
     };
-    let Some(tool) = cx.p.substitutes.get(d.index as usize).map(|s| s.tool) else {
+    let Some(tool) = cx
+        .program
+        .substitutes
+        .get(d.index as usize)
+        .and_then(|s| s.tool)
+    else {
         return false;
     };
-    cx.r.decls
+    cx.resolved
+        .decls
         .iter()
         .position(|t| t.kind == Kind::Tool && t.index == tool.0)
-        .is_some_and(|t| cx.r.is_used_from(m, t))
+        .is_some_and(|t| cx.resolved.is_used_from(m, t))
 }

@@ -47,9 +47,12 @@ use std::collections::HashMap;
 /// The checker's state: the resolver's output, the program being built and
 /// the diagnostics sink.
 pub(crate) struct Cx<'a> {
-    pub(crate) r: &'a Resolved,
-    pub(crate) p: hir::Program,
-    pub(crate) d: &'a mut Diagnostics,
+    /// The resolved modules the checker reads.
+    pub(crate) resolved: &'a Resolved,
+    /// The program being built.
+    pub(crate) program: hir::Program,
+    /// Where every finding goes.
+    pub(crate) diags: &'a mut Diagnostics,
     pub(crate) modes: HashMap<String, hir::ModeId>,
     pub(crate) effects: HashMap<String, hir::EffectId>,
     pub(crate) channels: HashMap<String, hir::ChannelId>,
@@ -59,9 +62,9 @@ pub(crate) struct Cx<'a> {
 /// Checks every module and builds the program.
 pub fn check(resolved: &Resolved, diagnostics: &mut Diagnostics) -> hir::Program {
     let mut cx = Cx {
-        r: resolved,
-        p: hir::Program::default(),
-        d: diagnostics,
+        resolved,
+        program: hir::Program::default(),
+        diags: diagnostics,
         modes: HashMap::new(),
         effects: HashMap::new(),
         channels: HashMap::new(),
@@ -72,13 +75,34 @@ pub fn check(resolved: &Resolved, diagnostics: &mut Diagnostics) -> hir::Program
     contract::check(&mut cx);
     a3::check(&mut cx);
     lints::check(&mut cx);
-    cx.p
+    cx.program
 }
 
 impl Cx<'_> {
+    /// The id of the next element of a list that holds `len`; E0900 at
+    /// `span` past `u32`'s range, which no program reaches (a program
+    /// declares far fewer than 2^32 items of a kind).
+    pub(crate) fn next_id<I>(
+        &mut self,
+        len: usize,
+        span: crate::Span,
+        make: fn(usize) -> Option<I>,
+    ) -> Option<I> {
+        let id = make(len);
+        if id.is_none() {
+            self.diags.push(crate::Diagnostic::internal(
+                span,
+                "too many declarations of one kind",
+            ));
+        }
+        id
+    }
+
     /// Looks a name up in a module's scope (see [`Resolved::lookup`]).
     pub(crate) fn lookup(&mut self, module: usize, name: &ast::Ident, kind: Kind) -> Option<u32> {
-        self.r.lookup(module, name, kind, self.d).map(|f| f.index)
+        self.resolved
+            .lookup(module, name, kind, self.diags)
+            .map(|f| f.index)
     }
 
     /// The lattice with a role, reporting `E0305` once when there is none.
@@ -88,14 +112,14 @@ impl Cx<'_> {
         span: crate::source::Span,
     ) -> Option<hir::LatticeId> {
         let (id, slot, word) = match subject {
-            hir::Subject::Args => (self.p.arg_lattice, 0, "args"),
-            hir::Subject::Destination => (self.p.dest_lattice, 1, "destination"),
+            hir::Subject::Args => (self.program.arg_lattice, 0, "args"),
+            hir::Subject::Destination => (self.program.dest_lattice, 1, "destination"),
         };
         if id.is_none() {
             if let Some(flag) = self.role_reported.get_mut(slot) {
                 if !*flag {
                     *flag = true;
-                    self.d.push(errors::no_role_lattice(word, span));
+                    self.diags.push(errors::no_role_lattice(word, span));
                 }
             }
         }
@@ -110,23 +134,23 @@ impl Cx<'_> {
     ) -> Option<hir::LabelId> {
         let span = name.loc.span();
         let lat_id = self.role_lattice(subject, span)?;
-        let lattice = self.p.lattice(lat_id)?;
+        let lattice = self.program.lattice(lat_id)?;
         if let Some(id) = lattice
             .labels
             .iter()
             .copied()
-            .find(|l| self.p.label_name(*l) == name.name)
+            .find(|l| self.program.label_name(*l) == name.name)
         {
             return Some(id);
         }
         let expected = lattice.name.clone();
-        if let Some(other) = self.p.labels.iter().find(|l| l.name == name.name) {
+        if let Some(other) = self.program.labels.iter().find(|l| l.name == name.name) {
             let found = self
-                .p
+                .program
                 .lattice(other.lattice)
                 .map_or("?", |l| l.name.as_str())
                 .to_string();
-            self.d.push(errors::wrong_lattice(
+            self.diags.push(errors::wrong_lattice(
                 &name.name, &found, &expected, span, other.span,
             ));
             return None;
@@ -134,21 +158,21 @@ impl Cx<'_> {
         let candidates: Vec<&str> = lattice
             .labels
             .iter()
-            .map(|l| self.p.label_name(*l))
+            .map(|l| self.program.label_name(*l))
             .collect();
         let diag = errors::unknown_label(&name.name, &expected, span, candidates);
-        self.d.push(diag);
+        self.diags.push(diag);
         None
     }
 
     /// Resolves an execution mode (`E0201`).
     pub(crate) fn mode(&mut self, name: &ast::Ident) -> Option<hir::ModeId> {
-        Self::value(&self.modes, name, "mode", self.d)
+        Self::value(&self.modes, name, "mode", self.diags)
     }
 
     /// Resolves an effect class (`E0201`).
     pub(crate) fn effect(&mut self, name: &ast::Ident) -> Option<hir::EffectId> {
-        Self::value(&self.effects, name, "effect class", self.d)
+        Self::value(&self.effects, name, "effect class", self.diags)
     }
 
     fn value<T: Copy>(

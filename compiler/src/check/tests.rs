@@ -142,7 +142,8 @@ fn the_paper_contract_checks_and_lowers_to_the_expected_hir() {
             .iter()
             .position(|m| m.name == "speculative")
             .unwrap(),
-    );
+    )
+    .unwrap();
     assert_eq!(
         c.rules[1].guard,
         Guard::And(vec![

@@ -15,18 +15,21 @@ pub(crate) fn check(cx: &mut Cx<'_>) {
 }
 
 fn lattices(cx: &mut Cx<'_>) {
-    let decls: Vec<_> = cx.r.of_kind(Kind::Lattice).collect();
+    let decls: Vec<_> = cx.resolved.of_kind(Kind::Lattice).collect();
     let mut claims: Vec<(LatticeId, bool)> = Vec::new();
     for decl in decls {
-        let Some(ast::Item::Lattice(l)) = cx.r.item(decl) else {
-            cx.d.push(Diagnostic::internal(
+        let Some(ast::Item::Lattice(l)) = cx.resolved.item(decl) else {
+            cx.diags.push(Diagnostic::internal(
                 decl.span,
                 "a lattice declaration is not a lattice",
             ));
             continue;
         };
-        let id = LatticeId::from_index(cx.p.lattices.len());
-        let first = cx.p.labels.len();
+        let Some(id) = cx.next_id(cx.program.lattices.len(), decl.span, LatticeId::from_index)
+        else {
+            continue;
+        };
+        let first = cx.program.labels.len();
         let mut index: HashMap<&str, usize> = HashMap::new();
         let mut names: Vec<&ast::Ident> = Vec::new();
         let mut edges = Vec::new();
@@ -44,14 +47,14 @@ fn lattices(cx: &mut Cx<'_>) {
             }
         }
         for name in &names {
-            cx.p.labels.push(hir::Label {
+            cx.program.labels.push(hir::Label {
                 name: name.name.clone(),
                 lattice: id,
                 span: name.loc.span(),
             });
         }
-        let labels: Vec<LabelId> = (first..cx.p.labels.len())
-            .map(LabelId::from_index)
+        let labels: Vec<LabelId> = (first..cx.program.labels.len())
+            .filter_map(LabelId::from_index)
             .collect();
         let word = |i: usize| names.get(i).map_or("?".to_string(), |n| n.name.clone());
         let span = l.name.loc.span();
@@ -59,7 +62,7 @@ fn lattices(cx: &mut Cx<'_>) {
             Ok(t) => Some(t),
             Err(errs) => {
                 for e in errs {
-                    cx.d.push(lattice_error(&l.name.name, &e, span, &word));
+                    cx.diags.push(lattice_error(&l.name.name, &e, span, &word));
                 }
                 None
             }
@@ -69,7 +72,11 @@ fn lattices(cx: &mut Cx<'_>) {
             ast::Subject::Destination => hir::Subject::Destination,
         });
         if role.is_some() {
-            let is_std = cx.r.modules.get(decl.module).is_some_and(|m| m.is_std);
+            let is_std = cx
+                .resolved
+                .modules
+                .get(decl.module)
+                .is_some_and(|m| m.is_std);
             claims.push((id, is_std));
         }
         let at = |i: Option<usize>| i.and_then(|i| labels.get(i).copied());
@@ -99,7 +106,7 @@ fn lattices(cx: &mut Cx<'_>) {
                 span,
             },
         };
-        cx.p.lattices.push(lattice);
+        cx.program.lattices.push(lattice);
     }
     assign_roles(cx, &claims);
 }
@@ -114,7 +121,11 @@ fn assign_roles(cx: &mut Cx<'_>, claims: &[(LatticeId, bool)]) {
         let mine: Vec<(LatticeId, bool)> = claims
             .iter()
             .copied()
-            .filter(|(id, _)| cx.p.lattice(*id).is_some_and(|l| l.role == Some(role)))
+            .filter(|(id, _)| {
+                cx.program
+                    .lattice(*id)
+                    .is_some_and(|l| l.role == Some(role))
+            })
             .collect();
         let Some((chosen, _)) = mine
             .iter()
@@ -125,16 +136,16 @@ fn assign_roles(cx: &mut Cx<'_>, claims: &[(LatticeId, bool)]) {
             continue;
         };
         match role {
-            hir::Subject::Args => cx.p.arg_lattice = Some(chosen),
-            hir::Subject::Destination => cx.p.dest_lattice = Some(chosen),
+            hir::Subject::Args => cx.program.arg_lattice = Some(chosen),
+            hir::Subject::Destination => cx.program.dest_lattice = Some(chosen),
         }
-        let Some(first) = cx.p.lattice(chosen).cloned() else {
+        let Some(first) = cx.program.lattice(chosen).cloned() else {
             continue;
         };
         for (other, _) in mine.iter().filter(|(id, _)| *id != chosen) {
-            if let Some(l) = cx.p.lattice(*other) {
+            if let Some(l) = cx.program.lattice(*other) {
                 let d = errors::second_role_lattice(word, &l.name, l.span, &first.name, first.span);
-                cx.d.push(d);
+                cx.diags.push(d);
             }
         }
     }
@@ -180,11 +191,11 @@ fn lattice_error(
 }
 
 fn enums(cx: &mut Cx<'_>) {
-    let decls: Vec<_> = cx.r.of_kind(Kind::Enum).collect();
+    let decls: Vec<_> = cx.resolved.of_kind(Kind::Enum).collect();
     let mut special: HashMap<&str, Span> = HashMap::new();
     for decl in decls {
-        let Some(ast::Item::Enum(e)) = cx.r.item(decl) else {
-            cx.d.push(Diagnostic::internal(
+        let Some(ast::Item::Enum(e)) = cx.resolved.item(decl) else {
+            cx.diags.push(Diagnostic::internal(
                 decl.span,
                 "an enum declaration is not an enum",
             ));
@@ -194,7 +205,8 @@ fn enums(cx: &mut Cx<'_>) {
         let mut values = Vec::new();
         for v in &e.values {
             if let Some(first) = seen.get(v.name.as_str()) {
-                cx.d.push(rerrors::duplicate("value", &v.name, v.loc.span(), *first));
+                cx.diags
+                    .push(rerrors::duplicate("value", &v.name, v.loc.span(), *first));
                 continue;
             }
             seen.insert(&v.name, v.loc.span());
@@ -203,7 +215,7 @@ fn enums(cx: &mut Cx<'_>) {
         let span = e.name.loc.span();
         if matches!(e.name.name.as_str(), "Mode" | "Effect") {
             if let Some(first) = special.get(e.name.name.as_str()) {
-                cx.d.push(errors::repeated(
+                cx.diags.push(errors::repeated(
                     &format!("`enum {}`", e.name.name),
                     span,
                     *first,
@@ -213,21 +225,26 @@ fn enums(cx: &mut Cx<'_>) {
                 for v in &values {
                     let (name, span) = (v.name.clone(), v.loc.span());
                     if e.name.name == "Mode" {
-                        let id = hir::ModeId::from_index(cx.p.modes.len());
+                        let Some(id) =
+                            cx.next_id(cx.program.modes.len(), span, hir::ModeId::from_index)
+                        else {
+                            continue;
+                        };
                         if name == "committed" {
-                            cx.p.committed = Some(id);
+                            cx.program.committed = Some(id);
                         }
                         cx.modes.insert(name.clone(), id);
-                        cx.p.modes.push(hir::Mode { name, span });
-                    } else {
-                        cx.effects
-                            .insert(name.clone(), hir::EffectId::from_index(cx.p.effects.len()));
-                        cx.p.effects.push(hir::Effect { name, span });
+                        cx.program.modes.push(hir::Mode { name, span });
+                    } else if let Some(id) =
+                        cx.next_id(cx.program.effects.len(), span, hir::EffectId::from_index)
+                    {
+                        cx.effects.insert(name.clone(), id);
+                        cx.program.effects.push(hir::Effect { name, span });
                     }
                 }
             }
         }
-        cx.p.enums.push(hir::Enum {
+        cx.program.enums.push(hir::Enum {
             name: e.name.name.clone(),
             values: values.iter().map(|v| v.name.clone()).collect(),
             span,
@@ -237,29 +254,35 @@ fn enums(cx: &mut Cx<'_>) {
 
 fn channels(cx: &mut Cx<'_>) {
     let mut first: Option<Span> = None;
-    for module in &cx.r.modules {
+    for module in &cx.resolved.modules {
         for item in &module.ast.items {
             let ast::Item::Channels(c) = item else {
                 continue;
             };
             let span = c.loc.span();
             if let Some(f) = first {
-                cx.d.push(errors::repeated("`channels { ... }`", span, f));
+                cx.diags
+                    .push(errors::repeated("`channels { ... }`", span, f));
                 continue;
             }
             first = Some(span);
             let mut seen: HashMap<&str, Span> = HashMap::new();
             for n in &c.names {
                 if let Some(f) = seen.get(n.name.as_str()) {
-                    cx.d.push(rerrors::duplicate("channel", &n.name, n.loc.span(), *f));
+                    cx.diags
+                        .push(rerrors::duplicate("channel", &n.name, n.loc.span(), *f));
                     continue;
                 }
                 seen.insert(&n.name, n.loc.span());
-                cx.channels.insert(
-                    n.name.clone(),
-                    hir::ChannelId::from_index(cx.p.channels.len()),
-                );
-                cx.p.channels.push(hir::Channel {
+                let Some(id) = cx.next_id(
+                    cx.program.channels.len(),
+                    n.loc.span(),
+                    hir::ChannelId::from_index,
+                ) else {
+                    continue;
+                };
+                cx.channels.insert(n.name.clone(), id);
+                cx.program.channels.push(hir::Channel {
                     name: n.name.clone(),
                     span: n.loc.span(),
                 });

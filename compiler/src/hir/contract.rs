@@ -306,7 +306,7 @@ impl Contract {
         self.budgets
             .iter()
             .position(|b| b.name == name)
-            .map(BudgetId::from_index)
+            .and_then(BudgetId::from_index)
     }
 
     /// Overrides parameters (`name=value`) and re-resolves every threshold

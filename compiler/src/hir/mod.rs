@@ -46,9 +46,9 @@ macro_rules! ids {
                     self.0 as usize
                 }
 
-                /// The id of the `index`-th element (saturating at `u32::MAX`).
-                pub fn from_index(index: usize) -> $name {
-                    $name(u32::try_from(index).unwrap_or(u32::MAX))
+                /// The id of the `index`-th element; `None` past `u32`'s range.
+                pub fn from_index(index: usize) -> Option<$name> {
+                    u32::try_from(index).ok().map($name)
                 }
             }
         )*
@@ -478,8 +478,9 @@ pub enum PromoteMode {
 pub struct Substitute {
     /// Its name.
     pub name: String,
-    /// The tool it stands in for.
-    pub tool: ToolId,
+    /// The tool it stands in for; `None` when the name did not resolve
+    /// (reported; such a program is never lowered).
+    pub tool: Option<ToolId>,
     /// The observers that see it run.
     pub observers: Vec<ObserverId>,
     /// Reuse or reissue on promotion (default: reissue).
@@ -565,8 +566,9 @@ pub struct Transform {
     pub name: String,
     /// The field types it applies to.
     pub inputs: Vec<Type>,
-    /// The declared label of its output (A3: strictly below every cut it serves).
-    pub output: LabelId,
+    /// The declared label of its output (A3: strictly below every cut it
+    /// serves); `None` when it did not resolve (reported).
+    pub output: Option<LabelId>,
     /// Steps in order.
     pub steps: Vec<Step>,
     /// The declaration.

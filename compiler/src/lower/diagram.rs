@@ -42,10 +42,14 @@ pub(crate) struct Built {
     pub(crate) cell_rules: Vec<u32>,
 }
 
-/// The construction failed: some point matched no rule (the pipeline has
-/// no default), or an id overflowed.
-#[derive(Debug)]
-pub(crate) struct NoRule;
+/// Why the diagram could not be built.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum BuildError {
+    /// A point of the domain matches no rule (the pipeline has no default).
+    NoRule,
+    /// More nodes, cells or dimensions than the format's indices hold.
+    TooLarge,
+}
 
 type Residual = Vec<(u32, Expr)>;
 
@@ -59,7 +63,7 @@ struct Builder<'a> {
 }
 
 /// Builds the diagram of the pipeline `rules` (rule index, guard formula).
-pub(crate) fn build(domain: &Domain, rules: Vec<(u32, Expr)>) -> Result<Built, NoRule> {
+pub(crate) fn build(domain: &Domain, rules: Vec<(u32, Expr)>) -> Result<Built, BuildError> {
     let mut b = Builder {
         domain,
         nodes: Vec::new(),
@@ -95,21 +99,21 @@ fn normalise(rules: Residual) -> Residual {
 }
 
 impl Builder<'_> {
-    fn intern(&mut self, node: Node) -> Result<u32, NoRule> {
+    fn intern(&mut self, node: Node) -> Result<u32, BuildError> {
         if let Some(id) = self.unique.get(&node) {
             return Ok(*id);
         }
-        let id = u32::try_from(self.nodes.len()).map_err(|_| NoRule)?;
+        let id = u32::try_from(self.nodes.len()).map_err(|_| BuildError::TooLarge)?;
         self.nodes.push(node.clone());
         self.unique.insert(node, id);
         Ok(id)
     }
 
-    fn leaf(&mut self, rule: u32) -> Result<u32, NoRule> {
+    fn leaf(&mut self, rule: u32) -> Result<u32, BuildError> {
         let cell = match self.cell_of_rule.get(&rule) {
             Some(c) => *c,
             None => {
-                let c = u32::try_from(self.cell_rules.len()).map_err(|_| NoRule)?;
+                let c = u32::try_from(self.cell_rules.len()).map_err(|_| BuildError::TooLarge)?;
                 self.cell_rules.push(rule);
                 self.cell_of_rule.insert(rule, c);
                 c
@@ -118,9 +122,9 @@ impl Builder<'_> {
         self.intern(Node::Leaf { cell })
     }
 
-    fn build(&mut self, residual: Residual) -> Result<u32, NoRule> {
+    fn build(&mut self, residual: Residual) -> Result<u32, BuildError> {
         match residual.first() {
-            None => return Err(NoRule),
+            None => return Err(BuildError::NoRule),
             Some((rule, Expr::Const(true))) => return self.leaf(*rule),
             Some(_) => {}
         }
@@ -132,9 +136,9 @@ impl Builder<'_> {
             .iter()
             .filter_map(|(_, e)| e.min_dim())
             .min()
-            .ok_or(NoRule)?;
-        let mut children = Vec::with_capacity(self.domain.size(usize::from(dim)));
-        for v in 0..self.domain.size(usize::from(dim)) {
+            .ok_or(BuildError::NoRule)?;
+        let mut children = Vec::with_capacity(self.domain.size(dim));
+        for v in 0..self.domain.size(dim) {
             let next = normalise(
                 residual
                     .iter()
@@ -145,7 +149,10 @@ impl Builder<'_> {
         }
         let id = match children.first() {
             Some(first) if children.iter().all(|c| c == first) => *first,
-            _ => self.intern(Node::Branch { dim, children })?,
+            _ => {
+                let dim = u16::try_from(dim).map_err(|_| BuildError::TooLarge)?;
+                self.intern(Node::Branch { dim, children })?
+            }
         };
         self.memo.insert(residual, id);
         Ok(id)

@@ -147,11 +147,9 @@ impl Domain {
                 values: self.interval_names(),
             },
         ];
-        for b in 0..self.budgets {
+        for budget in (0u32..).take(self.budgets) {
             dims.push(Dimension {
-                kind: DimensionKind::Budget {
-                    budget: u32::try_from(b).unwrap_or(u32::MAX),
-                },
+                kind: DimensionKind::Budget { budget },
                 values: domain::BUDGET_VALUES.map(str::to_owned).to_vec(),
             });
         }
@@ -179,7 +177,7 @@ pub(crate) fn build(p: &hir::Program, c: &hir::Contract) -> Domain {
     for rule in &c.rules {
         if let hir::Action::Shadow(Some(s)) = &rule.action {
             if let Some(s) = p.substitute(*s) {
-                tools.insert(s.tool);
+                tools.extend(s.tool);
             }
         }
         visit(&rule.guard, &mut |g| match g {

@@ -15,7 +15,7 @@
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub(crate) struct Set {
     words: Vec<u64>,
-    len: u32,
+    len: usize,
 }
 
 impl Set {
@@ -30,10 +30,7 @@ impl Set {
                 }
             }
         }
-        Set {
-            words,
-            len: u32::try_from(len).unwrap_or(u32::MAX),
-        }
+        Set { words, len }
     }
 
     /// Whether `v` is in the set.
@@ -48,11 +45,11 @@ impl Set {
     }
 
     fn is_full(&self) -> bool {
-        (0..self.len as usize).all(|v| self.contains(v))
+        (0..self.len).all(|v| self.contains(v))
     }
 
     fn complement(&self) -> Set {
-        Set::from_fn(self.len as usize, |v| !self.contains(v))
+        Set::from_fn(self.len, |v| !self.contains(v))
     }
 }
 
@@ -62,7 +59,7 @@ pub(crate) enum Expr {
     /// A constant.
     Const(bool),
     /// The value of dimension `.0` is in `.1`.
-    In(u16, Set),
+    In(usize, Set),
     /// Every operand holds (at least two, none constant).
     And(Vec<Expr>),
     /// Some operand holds (at least two, none constant).
@@ -77,7 +74,7 @@ impl Expr {
         } else if set.is_full() {
             Expr::Const(true)
         } else {
-            Expr::In(u16::try_from(dim).unwrap_or(u16::MAX), set)
+            Expr::In(dim, set)
         }
     }
 
@@ -121,14 +118,14 @@ impl Expr {
     pub(crate) fn not(self) -> Expr {
         match self {
             Expr::Const(b) => Expr::Const(!b),
-            Expr::In(d, s) => Expr::atom(usize::from(d), s.complement()),
+            Expr::In(d, s) => Expr::atom(d, s.complement()),
             Expr::And(v) => Expr::or(v.into_iter().map(Expr::not).collect()),
             Expr::Or(v) => Expr::and(v.into_iter().map(Expr::not).collect()),
         }
     }
 
     /// The formula with dimension `dim` fixed to `value`.
-    pub(crate) fn restrict(&self, dim: u16, value: usize) -> Expr {
+    pub(crate) fn restrict(&self, dim: usize, value: usize) -> Expr {
         match self {
             Expr::Const(b) => Expr::Const(*b),
             Expr::In(d, s) if *d == dim => Expr::Const(s.contains(value)),
@@ -139,7 +136,7 @@ impl Expr {
     }
 
     /// The smallest dimension the formula reads, if any.
-    pub(crate) fn min_dim(&self) -> Option<u16> {
+    pub(crate) fn min_dim(&self) -> Option<usize> {
         match self {
             Expr::Const(_) => None,
             Expr::In(d, _) => Some(*d),

@@ -25,31 +25,38 @@ use crate::hir::{self, Bound, CmpOp, Guard};
 
 /// What a translation needs to know.
 pub(crate) struct Cx<'a> {
-    pub(crate) p: &'a hir::Program,
-    pub(crate) c: &'a hir::Contract,
-    pub(crate) d: &'a Domain,
+    /// The checked program.
+    pub(crate) program: &'a hir::Program,
+    /// The contract being lowered.
+    pub(crate) contract: &'a hir::Contract,
+    /// Its abstract domain.
+    pub(crate) domain: &'a Domain,
 }
 
 impl Cx<'_> {
     fn tools(&self, pred: impl Fn(Option<&hir::Tool>, hir::ToolId) -> bool) -> Expr {
-        let set = Set::from_fn(self.d.size(domain::TOOL), |v| match self.d.tools.get(v) {
-            Some(id) => pred(self.p.tool(*id), *id),
-            None => false,
+        let set = Set::from_fn(self.domain.size(domain::TOOL), |v| {
+            match self.domain.tools.get(v) {
+                Some(id) => pred(self.program.tool(*id), *id),
+                None => false,
+            }
         });
         Expr::atom(domain::TOOL, set)
     }
 
     fn dests(&self, unknown: bool, pred: impl Fn(hir::DestId) -> bool) -> Expr {
-        let set = Set::from_fn(self.d.size(domain::DEST), |v| match self.d.dests.get(v) {
-            Some(id) => pred(*id),
-            None => unknown,
+        let set = Set::from_fn(self.domain.size(domain::DEST), |v| {
+            match self.domain.dests.get(v) {
+                Some(id) => pred(*id),
+                None => unknown,
+            }
         });
         Expr::atom(domain::DEST, set)
     }
 
     fn confidence(&self, op: CmpOp, bound: f64) -> Expr {
-        let set = Set::from_fn(self.d.size(domain::CONF), |i| {
-            compare(self.d.representative(i), op, bound)
+        let set = Set::from_fn(self.domain.size(domain::CONF), |i| {
+            compare(self.domain.representative(i), op, bound)
         });
         Expr::atom(domain::CONF, set)
     }
@@ -64,7 +71,7 @@ impl Cx<'_> {
         let Some(lat) = lattice else {
             return Expr::Const(false);
         };
-        let set = Set::from_fn(self.d.size(dim), |v| match lat.at(v) {
+        let set = Set::from_fn(self.domain.size(dim), |v| match lat.at(v) {
             Some(x) => label_cmp(lat, x, op, label),
             None => false,
         });
@@ -73,15 +80,17 @@ impl Cx<'_> {
 
     /// The formula of a guard.
     pub(crate) fn translate(&self, g: &Guard) -> Expr {
-        let d = self.d;
+        let d = self.domain;
         match g {
             Guard::Bool(b) => Expr::Const(*b),
             Guard::Not(x) => self.translate(x).not(),
             Guard::And(v) => Expr::and(v.iter().map(|x| self.translate(x)).collect()),
             Guard::Or(v) => Expr::or(v.iter().map(|x| self.translate(x)).collect()),
-            Guard::ToolAllowed => self.tools(|_, id| self.c.tools.contains(&id)),
-            Guard::DestinationAllowed => self.dests(false, |id| self.c.destinations.contains(&id)),
-            Guard::DestinationExternal => self.dests(true, |id| self.p.is_external(id)),
+            Guard::ToolAllowed => self.tools(|_, id| self.contract.tools.contains(&id)),
+            Guard::DestinationAllowed => {
+                self.dests(false, |id| self.contract.destinations.contains(&id))
+            }
+            Guard::DestinationExternal => self.dests(true, |id| self.program.is_external(id)),
             Guard::SubstituteAvailable => {
                 self.tools(|t, _| t.is_some_and(|t| t.substitute.is_some()))
             }
@@ -92,7 +101,9 @@ impl Cx<'_> {
             }
             Guard::ModeIs(ms) => Expr::atom(
                 domain::MODE,
-                Set::from_fn(d.modes, |m| ms.contains(&hir::ModeId::from_index(m))),
+                Set::from_fn(d.modes, |m| {
+                    hir::ModeId::from_index(m).is_some_and(|m| ms.contains(&m))
+                }),
             ),
             Guard::BudgetExhausted(Some(b)) => budget(d, b.index()),
             Guard::BudgetExhausted(None) => {
@@ -109,12 +120,12 @@ impl Cx<'_> {
                 ),
             ]),
             Guard::Confidence(op, Bound::Value(v)) => self.confidence(*op, *v),
-            Guard::Confidence(op, Bound::Param(id)) => match self.c.params.get(id.index()) {
+            Guard::Confidence(op, Bound::Param(id)) => match self.contract.params.get(id.index()) {
                 Some(p) => self.confidence(*op, p.value),
                 None => Expr::Const(false),
             },
             Guard::Confidence(op, Bound::ThresholdOfMode) => Expr::or(
-                self.c
+                self.contract
                     .thresholds
                     .iter()
                     .map(|t| {
@@ -130,16 +141,18 @@ impl Cx<'_> {
                 field: None,
                 op,
                 label,
-            } => self.label(domain::ARG, self.p.args(), *op, *label),
+            } => self.label(domain::ARG, self.program.args(), *op, *label),
             Guard::ArgLabel {
                 field: Some(f),
                 op,
                 label,
             } => match d.field_dim(&f.name) {
-                Some(dim) => self.label(dim, self.p.args(), *op, *label),
+                Some(dim) => self.label(dim, self.program.args(), *op, *label),
                 None => Expr::Const(false),
             },
-            Guard::DestLabel(op, label) => self.label(domain::DLABEL, self.p.dests(), *op, *label),
+            Guard::DestLabel(op, label) => {
+                self.label(domain::DLABEL, self.program.dests(), *op, *label)
+            }
         }
     }
 }

@@ -57,11 +57,11 @@ fn merge(
             }
         }
         for r in &l.rules {
-            let label = vocab::local(p, subject, r.label);
+            let label = vocab::label(p, subject, r.label, l.span, out);
             let unless_lexicon = r.unless.and_then(|u| ix.lexicon(u));
             rules.push(match &r.matcher {
                 hir::Matcher::Lexicon(lex) => t::LabelRule::Lexicon {
-                    lexicon: ix.lexicon(*lex).unwrap_or(u32::MAX),
+                    lexicon: vocab::must(ix.lexicon(*lex), l.span, "a labeler's lexicon", out),
                     label,
                     unless_lexicon,
                 },
@@ -84,8 +84,9 @@ fn merge(
         return None;
     }
     let fallback = fallback.filter(|_| ok)?;
+    let span = lattice.span;
     Some(t::Labeler {
         rules,
-        fallback: vocab::local(p, subject, fallback),
+        fallback: vocab::label(p, subject, fallback, span, out),
     })
 }

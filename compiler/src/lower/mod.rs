@@ -71,19 +71,31 @@ fn lower_inner(p: &hir::Program, c: &hir::Contract, out: &mut Vec<Diagnostic>) -
         out.push(errors::domain_too_large(&c.name, &what, c.span));
         return None;
     }
-    let cx = guard::Cx { p, c, d: &domain };
+    let cx = guard::Cx {
+        program: p,
+        contract: c,
+        domain: &domain,
+    };
     let rules: Vec<(u32, expr::Expr)> = c
         .rules
         .iter()
-        .enumerate()
-        .map(|(i, r)| (u32::try_from(i).unwrap_or(u32::MAX), cx.translate(&r.guard)))
+        .zip(0u32..)
+        .map(|(r, i)| (i, cx.translate(&r.guard)))
         .collect();
-    let Ok(built) = diagram::build(&domain, rules) else {
-        out.push(Diagnostic::internal(
-            c.span,
-            "a point of the domain matches no rule (no default rule)",
-        ));
-        return None;
+    let built = match diagram::build(&domain, rules) {
+        Ok(built) => built,
+        Err(e) => {
+            let what = match e {
+                diagram::BuildError::NoRule => {
+                    "a point of the domain matches no rule (no default rule)"
+                }
+                diagram::BuildError::TooLarge => {
+                    "the decision diagram has more nodes, cells or dimensions than table indices hold"
+                }
+            };
+            out.push(Diagnostic::internal(c.span, what));
+            return None;
+        }
     };
     let ix = vocab::index(p, c, &domain);
     let labelers = labelers::labelers(p, &ix, c, out)?;
@@ -94,6 +106,15 @@ fn lower_inner(p: &hir::Program, c: &hir::Contract, out: &mut Vec<Diagnostic>) -
     let tools = vocab::tools(p, &domain, &ix, out);
     let destinations = vocab::destinations(p, &domain, out);
     let transforms = vocab::transforms(p, &ix, out);
+    let (forbid, thresholds, budgets, audit) = vocab::policy(p, c, out);
+    let substitutes = vocab::substitutes(p, &domain, &ix, out);
+    let (args, dests) = (p.args()?, p.dests()?);
+    let lattices = t::Lattices {
+        args: vocab::lattice(args, p, out),
+        destination: vocab::lattice(dests, p, out),
+    };
+    // A vocabulary that could not be renumbered is an internal error
+    // (reported); no table is built from it.
     if out
         .iter()
         .filter(|d| d.severity == crate::Severity::Error)
@@ -102,8 +123,6 @@ fn lower_inner(p: &hir::Program, c: &hir::Contract, out: &mut Vec<Diagnostic>) -
     {
         return None;
     }
-    let (forbid, thresholds, budgets, audit) = vocab::policy(p, c);
-    let (args, dests) = (p.args()?, p.dests()?);
     let table = Table {
         format_version: FORMAT_VERSION,
         digest: String::new(),
@@ -113,10 +132,7 @@ fn lower_inner(p: &hir::Program, c: &hir::Contract, out: &mut Vec<Diagnostic>) -
             .iter()
             .map(|x| (x.name.clone(), x.value))
             .collect::<BTreeMap<_, _>>(),
-        lattices: t::Lattices {
-            args: vocab::lattice(args, p),
-            destination: vocab::lattice(dests, p),
-        },
+        lattices,
         dimensions: domain.dimensions(p),
         cells: cells::cells(c, &ix, &built.cell_rules),
         diagram: built.diagram,
@@ -127,7 +143,7 @@ fn lower_inner(p: &hir::Program, c: &hir::Contract, out: &mut Vec<Diagnostic>) -
         thresholds,
         budgets,
         audit,
-        substitutes: vocab::substitutes(p, &domain, &ix),
+        substitutes,
         transforms,
         lexicons: vocab::lexicons(p, &ix),
         labelers,

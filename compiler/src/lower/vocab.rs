@@ -15,6 +15,7 @@ use super::domain::Domain;
 use super::errors;
 use crate::diagnostics::Diagnostic;
 use crate::hir::{self, Subject};
+use crate::source::Span;
 use stpc_runtime::table as t;
 
 /// Dense renumbering of program ids into table indices.
@@ -31,8 +32,23 @@ fn position<T: PartialEq>(v: &[T], x: &T) -> Option<u32> {
         .and_then(|i| u32::try_from(i).ok())
 }
 
-fn u32_of(i: usize) -> u32 {
-    u32::try_from(i).unwrap_or(u32::MAX)
+/// A table index the checker guarantees (a label of a checked lattice, a
+/// tool of the domain, ...). A checked program always has one; when it does
+/// not, the compiler has a bug: report E0900 at `span` and give a
+/// placeholder, since a lowering with errors builds no table.
+pub(crate) fn must(v: Option<u32>, span: Span, what: &str, out: &mut Vec<Diagnostic>) -> u32 {
+    v.unwrap_or_else(|| {
+        out.push(Diagnostic::internal(
+            span,
+            format!("{what} has no table index"),
+        ));
+        0
+    })
+}
+
+/// A local index as a table index.
+fn small(i: usize) -> Option<u32> {
+    u32::try_from(i).ok()
 }
 
 impl Index {
@@ -69,7 +85,11 @@ pub(crate) fn index(p: &hir::Program, c: &hir::Contract, d: &Domain) -> Index {
         }
     }
     // Substitutes stand in for a tool of the table.
-    subs.retain(|s| p.substitute(*s).is_some_and(|s| d.tools.contains(&s.tool)));
+    subs.retain(|s| {
+        p.substitute(*s)
+            .and_then(|s| s.tool)
+            .is_some_and(|t| d.tools.contains(&t))
+    });
     let mut lex = BTreeSet::new();
     for tr in trs.iter().filter_map(|id| p.transform(*id)) {
         for step in &tr.steps {
@@ -94,20 +114,18 @@ pub(crate) fn index(p: &hir::Program, c: &hir::Contract, d: &Domain) -> Index {
 }
 
 /// A lattice with its dense join table (local indices).
-pub(crate) fn lattice(l: &hir::Lattice, p: &hir::Program) -> t::Lattice {
+pub(crate) fn lattice(l: &hir::Lattice, p: &hir::Program, out: &mut Vec<Diagnostic>) -> t::Lattice {
     let n = l.len();
-    let join = (0..n)
-        .map(|i| {
-            (0..n)
-                .map(|j| {
-                    l.join_table
-                        .get(i * n + j)
-                        .copied()
-                        .unwrap_or(u32_of(i.max(j)))
-                })
-                .collect()
-        })
-        .collect();
+    let mut join = Vec::with_capacity(n);
+    for i in 0..n {
+        let row = (0..n)
+            .map(|j| {
+                let what = format!("the join of labels {i} and {j} of `{}`", l.name);
+                must(l.join_table.get(i * n + j).copied(), l.span, &what, out)
+            })
+            .collect();
+        join.push(row);
+    }
     t::Lattice {
         name: l.name.clone(),
         labels: l
@@ -116,17 +134,34 @@ pub(crate) fn lattice(l: &hir::Lattice, p: &hir::Program) -> t::Lattice {
             .map(|id| p.label_name(*id).to_owned())
             .collect(),
         join,
-        bottom: l.bottom.and_then(|b| l.local(b)).map_or(0, u32_of),
+        bottom: must(
+            l.bottom.and_then(|b| l.local(b)).and_then(small),
+            l.span,
+            &format!("the bottom of `{}`", l.name),
+            out,
+        ),
     }
 }
 
-/// A label's index in its role lattice.
-pub(crate) fn local(p: &hir::Program, subject: Subject, id: hir::LabelId) -> u32 {
+/// A label's index in its role lattice; `None` when it is not in it.
+pub(crate) fn local(p: &hir::Program, subject: Subject, id: hir::LabelId) -> Option<u32> {
     let lat = match subject {
         Subject::Args => p.args(),
         Subject::Destination => p.dests(),
     };
-    lat.and_then(|l| l.local(id)).map_or(u32::MAX, u32_of)
+    lat.and_then(|l| l.local(id)).and_then(small)
+}
+
+/// A label's index in its role lattice, or E0900 (see [`must`]).
+pub(crate) fn label(
+    p: &hir::Program,
+    subject: Subject,
+    id: hir::LabelId,
+    span: Span,
+    out: &mut Vec<Diagnostic>,
+) -> u32 {
+    let what = format!("label `{}`", p.label_name(id));
+    must(local(p, subject, id), span, &what, out)
 }
 
 pub(crate) fn subject(s: Subject) -> t::Subject {
@@ -210,7 +245,7 @@ pub(crate) fn destinations(
 ) -> Vec<t::Destination> {
     let mut dests = Vec::with_capacity(d.dests.len());
     for dest in d.dests.iter().filter_map(|id| p.destination(*id)) {
-        let label = dest.label.map(|l| local(p, Subject::Destination, l));
+        let label = dest.label.and_then(|l| local(p, Subject::Destination, l));
         let (Some(address), Some(label)) = (dest.addresses.first(), label) else {
             out.push(Diagnostic::internal(
                 dest.span,
@@ -228,7 +263,7 @@ pub(crate) fn destinations(
                 value: address.value.clone(),
             },
             label,
-            observers: dest.observers.iter().map(|o| u32_of(o.index())).collect(),
+            observers: dest.observers.iter().map(|o| o.0).collect(),
         });
     }
     dests
@@ -259,6 +294,7 @@ pub(crate) fn observers(p: &hir::Program) -> Vec<t::Observer> {
 pub(crate) fn policy(
     p: &hir::Program,
     c: &hir::Contract,
+    out: &mut Vec<Diagnostic>,
 ) -> (
     Vec<t::ForbidCut>,
     Vec<t::Threshold>,
@@ -270,15 +306,15 @@ pub(crate) fn policy(
         .iter()
         .map(|f| t::ForbidCut {
             subject: subject(f.subject),
-            label: local(p, f.subject, f.cut),
-            observers: f.observers.iter().map(|o| u32_of(o.index())).collect(),
+            label: label(p, f.subject, f.cut, f.span, out),
+            observers: f.observers.iter().map(|o| o.0).collect(),
         })
         .collect();
     let thresholds = c
         .thresholds
         .iter()
         .map(|th| t::Threshold {
-            mode: u32_of(th.mode.index()),
+            mode: th.mode.0,
             value: th.value,
         })
         .collect();
@@ -289,11 +325,11 @@ pub(crate) fn policy(
             name: b.name.clone(),
             limit: b.limit,
             subject: subject(b.subject),
-            at_least: local(p, b.subject, b.label),
+            at_least: label(p, b.subject, b.label, b.span, out),
         })
         .collect();
     let audit = t::AuditPolicy {
-        sinks: c.audit.sinks.iter().map(|o| u32_of(o.index())).collect(),
+        sinks: c.audit.sinks.iter().map(|o| o.0).collect(),
         raw_args: c.audit.raw_args,
         scrub_after_commit: c.audit.scrub_after_commit,
     };
@@ -301,14 +337,24 @@ pub(crate) fn policy(
 }
 
 /// The substitutes the table carries.
-pub(crate) fn substitutes(p: &hir::Program, d: &Domain, ix: &Index) -> Vec<t::Substitute> {
+pub(crate) fn substitutes(
+    p: &hir::Program,
+    d: &Domain,
+    ix: &Index,
+    out: &mut Vec<Diagnostic>,
+) -> Vec<t::Substitute> {
     ix.substitutes
         .iter()
         .filter_map(|id| p.substitute(*id))
         .map(|s| t::Substitute {
             name: s.name.clone(),
-            tool: position(&d.tools, &s.tool).unwrap_or(u32::MAX),
-            observers: s.observers.iter().map(|o| u32_of(o.index())).collect(),
+            tool: must(
+                s.tool.and_then(|tool| position(&d.tools, &tool)),
+                s.span,
+                &format!("the tool of substitute `{}`", s.name),
+                out,
+            ),
+            observers: s.observers.iter().map(|o| o.0).collect(),
             on_promote: match s.on_promote {
                 hir::PromoteMode::Reuse => t::OnPromote::Reuse,
                 hir::PromoteMode::Reissue => t::OnPromote::Reissue,
@@ -338,7 +384,7 @@ pub(crate) fn transforms(
             .iter()
             .map(|s| match s {
                 hir::Step::ReplaceLexicon(l, with) => t::Step::ReplaceLexicon {
-                    lexicon: ix.lexicon(*l).unwrap_or(u32::MAX),
+                    lexicon: must(ix.lexicon(*l), tr.span, "a lexicon of a transform", out),
                     with: with.clone(),
                 },
                 hir::Step::RedactEntity(k, with) => t::Step::RedactEntity {
@@ -352,7 +398,12 @@ pub(crate) fn transforms(
         trs.push(t::Transform {
             name: tr.name.clone(),
             applies_to,
-            output_label: local(p, Subject::Args, tr.output),
+            output_label: must(
+                tr.output.and_then(|o| local(p, Subject::Args, o)),
+                tr.span,
+                &format!("the output label of `{}`", tr.name),
+                out,
+            ),
             steps,
         });
     }

@@ -308,7 +308,10 @@ pub fn resolve(
                 continue;
             };
             let ids = resolved.by_kind.entry(kind).or_default();
-            let index = u32::try_from(ids.len()).unwrap_or(u32::MAX);
+            // Fewer than 2^32 declarations of a kind fit in any source map.
+            let Ok(index) = u32::try_from(ids.len()) else {
+                continue;
+            };
             ids.push(resolved.decls.len());
             resolved.decls.push(Decl {
                 module: m,

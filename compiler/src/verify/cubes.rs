@@ -56,8 +56,7 @@ pub(crate) fn structure(t: &Table) -> Result<(), Defect> {
     if nodes.get(t.diagram.root as usize).is_none() {
         return Err(Defect::Dangling(format!("root node {}", t.diagram.root)));
     }
-    for (i, n) in nodes.iter().enumerate() {
-        let id = u32::try_from(i).unwrap_or(u32::MAX);
+    for (id, n) in (0u32..).zip(nodes) {
         match n {
             Node::Leaf { cell } => {
                 if t.cells.get(*cell as usize).is_none() {

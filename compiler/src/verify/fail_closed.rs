@@ -20,7 +20,7 @@ pub(crate) fn check(
     below: &mut cubes::Below,
     out: &mut Vec<Diagnostic>,
 ) {
-    let t = cx.t;
+    let t = cx.table;
     let cases = [
         (
             point::TOOL,
@@ -98,10 +98,11 @@ pub(crate) fn check(
     }
     for (rule, (whats, fixes, example)) in by_rule {
         let (name, span) = cx.rule(rule);
-        let action =
-            cx.c.rules
-                .get(rule as usize)
-                .map_or("?", |r| r.action.keyword());
+        let action = cx
+            .contract
+            .rules
+            .get(rule as usize)
+            .map_or("?", |r| r.action.keyword());
         let what = match whats.as_slice() {
             [one] => (*one).to_owned(),
             [init @ .., last] => format!("{} and {last}", init.join(", ")),

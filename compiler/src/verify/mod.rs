@@ -54,10 +54,7 @@ pub fn verify(contract: &hir::Contract, table: &Table, diagnostics: &mut Diagnos
         .filter(|d| d.code == Code::W0002)
         .filter_map(Diagnostic::primary_span)
         .collect();
-    let cx = Cx {
-        t: table,
-        c: contract,
-    };
+    let cx = Cx { table, contract };
     let mut out = Vec::new();
     match cubes::structure(table) {
         Ok(()) => {
@@ -81,16 +78,18 @@ pub fn verify(contract: &hir::Contract, table: &Table, diagnostics: &mut Diagnos
 
 /// What the checks share.
 pub(crate) struct Cx<'a> {
-    pub(crate) t: &'a Table,
-    pub(crate) c: &'a hir::Contract,
+    /// The table being verified.
+    pub(crate) table: &'a Table,
+    /// The contract it was lowered from.
+    pub(crate) contract: &'a hir::Contract,
 }
 
 impl Cx<'_> {
     /// A rule's display name and span (the contract's span if out of range).
     pub(crate) fn rule(&self, id: u32) -> (String, Span) {
-        match self.c.rules.get(id as usize) {
+        match self.contract.rules.get(id as usize) {
             Some(r) => (rule_name(r, id as usize), r.span),
-            None => (format!("rule#{}", u64::from(id) + 1), self.c.span),
+            None => (format!("rule#{}", u64::from(id) + 1), self.contract.span),
         }
     }
 }
@@ -107,7 +106,7 @@ fn describe(d: &cubes::Defect) -> String {
 
 /// Totality by enumeration, for small domains: every point reaches a cell.
 fn enumerate(cx: &Cx<'_>, out: &mut Vec<Diagnostic>) {
-    let sizes = cubes::sizes(cx.t);
+    let sizes = cubes::sizes(cx.table);
     let total: u128 = sizes.iter().map(|s| *s as u128).product();
     if total > ENUMERATION_LIMIT {
         return;
@@ -116,23 +115,23 @@ fn enumerate(cx: &Cx<'_>, out: &mut Vec<Diagnostic>) {
     let free = vec![None; sizes.len()];
     let mut bad = None;
     // Every point, feasible or not: the runtime must place each one.
-    cubes::expand(cx.t, &free, &all, true, &mut |p| {
+    cubes::expand(cx.table, &free, &all, true, &mut |p| {
         if bad.is_some() {
             return;
         }
         let coords: Vec<u32> = p.iter().map(|v| v.unwrap_or(0)).collect();
         let ok = stpc_runtime::Point::new(&coords)
-            .and_then(|pt| stpc_runtime::decide::evaluate_index(cx.t, &pt))
-            .is_some_and(|c| (c as usize) < cx.t.cells.len());
+            .and_then(|pt| stpc_runtime::decide::evaluate_index(cx.table, &pt))
+            .is_some_and(|c| (c as usize) < cx.table.cells.len());
         if !ok {
             bad = Some(coords);
         }
     });
     if let Some(p) = bad {
         out.push(errors::not_total(
-            &cx.c.name,
+            &cx.contract.name,
             &format!("point {p:?} reaches no cell"),
-            cx.c.span,
+            cx.contract.span,
         ));
     }
 }
@@ -154,7 +153,7 @@ fn soundness_pass(
     below: &mut cubes::Below,
     out: &mut Vec<Diagnostic>,
 ) {
-    let t = cx.t;
+    let t = cx.table;
     let dims = [point::TOOL, point::DEST, point::ARG, point::DLABEL];
     let committed = t.committed_mode();
     let top = match t.dimensions.get(point::CONF).map(|d| &d.kind) {
@@ -207,10 +206,11 @@ fn soundness_pass(
     }
     for ((rule, cut, sub), f) in found {
         let (name, span) = cx.rule(rule);
-        let action =
-            cx.c.rules
-                .get(rule as usize)
-                .map_or("?", |r| r.action.keyword());
+        let action = cx
+            .contract
+            .rules
+            .get(rule as usize)
+            .map_or("?", |r| r.action.keyword());
         let d = match (cut.and_then(|i| t.forbid.get(i).map(|c| (i, c))), sub) {
             (Some((i, c)), None) => {
                 let (subject, lattice) = match c.subject {
@@ -227,7 +227,7 @@ fn soundness_pass(
                     observers: &f.observers,
                     rewritten: f.rewritten,
                 };
-                let cut_span = cx.c.forbids.get(i).map(|f| f.span);
+                let cut_span = cx.contract.forbids.get(i).map(|f| f.span);
                 errors::leak(&leak, span, cut_span, &f.example)
             }
             (cut, Some(s)) => {
@@ -260,11 +260,11 @@ fn soundness_pass(
 /// an argument cut names: every committed event is audited, whatever its
 /// decision, so any event at or above the cut reaches the sink.
 fn audit(cx: &Cx<'_>, out: &mut Vec<Diagnostic>) {
-    let t = cx.t;
+    let t = cx.table;
     if !t.audit.raw_args {
         return;
     }
-    let span = cx.c.audit.span.unwrap_or(cx.c.span);
+    let span = cx.contract.audit.span.unwrap_or(cx.contract.span);
     for (i, cut) in t
         .forbid
         .iter()
@@ -289,7 +289,7 @@ fn audit(cx: &Cx<'_>, out: &mut Vec<Diagnostic>) {
             *slot = Some(cut.label);
         }
         let label = t.lattices.args.label_name(cut.label).unwrap_or("?");
-        let cut_span = cx.c.forbids.get(i).map(|f| f.span);
+        let cut_span = cx.contract.forbids.get(i).map(|f| f.span);
         out.push(errors::audit_leak(
             label,
             &sinks,
@@ -303,9 +303,8 @@ fn audit(cx: &Cx<'_>, out: &mut Vec<Diagnostic>) {
 /// `W0602` for rules no cell comes from, unless the checker's `W0002`
 /// already named them.
 fn unreachable(cx: &Cx<'_>, already: &[Span], out: &mut Vec<Diagnostic>) {
-    for (i, rule) in cx.c.rules.iter().enumerate() {
-        let id = u32::try_from(i).unwrap_or(u32::MAX);
-        if cx.t.cells.iter().any(|c| c.rule_id == id) || already.contains(&rule.span) {
+    for (id, (i, rule)) in (0u32..).zip(cx.contract.rules.iter().enumerate()) {
+        if cx.table.cells.iter().any(|c| c.rule_id == id) || already.contains(&rule.span) {
             continue;
         }
         out.push(errors::unreachable_rule(&rule_name(rule, i), rule.span));

@@ -176,7 +176,7 @@ impl Walk<'_> {
 }
 
 pub(crate) fn check(cx: &Cx<'_>, out: &mut Vec<Diagnostic>) {
-    let t = cx.t;
+    let t = cx.table;
     let dims: Vec<(usize, &Lattice, String)> = t
         .dimensions
         .iter()
@@ -227,7 +227,8 @@ pub(crate) fn check(cx: &Cx<'_>, out: &mut Vec<Diagnostic>) {
         let (low_name, low_span) = cx.rule(low);
         let (high_name, high_span) = cx.rule(high);
         let kw = |r: u32| {
-            cx.c.rules
+            cx.contract
+                .rules
                 .get(r as usize)
                 .map_or("?", |r| r.action.keyword())
         };

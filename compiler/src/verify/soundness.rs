@@ -146,8 +146,10 @@ fn rewritten_label(t: &Table, e: &Event, cell: &Cell) -> (Option<u32>, bool) {
                 .any(|f| stpc_runtime::transform::fits(&tr.applies_to, &f.ty))
         });
         if fits {
+            // A join a validated table cannot miss; if it does, keep the
+            // forbidden label, so the cell is reported rather than passed.
             out = Some(out.map_or(tr.output_label, |o| {
-                lat.join(o, tr.output_label).unwrap_or(u32::MAX)
+                lat.join(o, tr.output_label).unwrap_or(a)
             }));
         }
     }
@@ -157,7 +159,7 @@ fn rewritten_label(t: &Table, e: &Event, cell: &Cell) -> (Option<u32>, bool) {
     };
     for l in 0..u32::try_from(lat.labels.len()).unwrap_or(0) {
         if lat.leq(l, a) && !forbidden(l) {
-            post = lat.join(post, l).unwrap_or(u32::MAX);
+            post = lat.join(post, l).unwrap_or(a);
         }
     }
     (Some(post), true)

@@ -257,25 +257,24 @@ fn lattice(l: &Lattice, what: &str) -> Result<(), LoadError> {
         ));
     }
     index(format!("{what}.bottom"), l.bottom, n)?;
-    let ids = 0..u32::try_from(n).unwrap_or(0);
-    let j = |a: u32, b: u32| l.join(a, b).unwrap_or(u32::MAX);
+    let ids = (0u32..).take(n);
+    let j = |a: u32, b: u32| l.join(a, b);
     for a in ids.clone() {
-        if j(a, a) != a || j(l.bottom, a) != a {
+        if j(a, a) != Some(a) || j(l.bottom, a) != Some(a) {
             return Err(LoadError::invalid(
                 format!("{what}.join"),
                 "join is not idempotent or bottom is not least",
             ));
         }
         for b in ids.clone() {
-            let ab = j(a, b);
-            if ab as usize >= n || ab != j(b, a) {
+            let Some(ab) = j(a, b).filter(|ab| (*ab as usize) < n && j(b, a) == Some(*ab)) else {
                 return Err(LoadError::invalid(
                     format!("{what}.join"),
                     "join is out of range or not commutative",
                 ));
-            }
+            };
             for c in ids.clone() {
-                if j(ab, c) != j(a, j(b, c)) {
+                if j(ab, c) != j(b, c).and_then(|bc| j(a, bc)) {
                     return Err(LoadError::invalid(
                         format!("{what}.join"),
                         "join is not associative",
@@ -369,8 +368,12 @@ fn expect_values(what: &str, found: &[String], expected: Vec<String>) -> Result<
 fn diagram(t: &Table) -> Result<(), LoadError> {
     let nodes = &t.diagram.nodes;
     index("diagram.root".to_owned(), t.diagram.root, nodes.len())?;
-    for (i, node) in nodes.iter().enumerate() {
-        let id = u32::try_from(i).unwrap_or(u32::MAX);
+    for (i, (id, node)) in nodes
+        .iter()
+        .enumerate()
+        .zip(0u32..)
+        .map(|((i, n), id)| (i, (id, n)))
+    {
         match node {
             Node::Leaf { cell } => index(format!("diagram.nodes[{i}].cell"), *cell, t.cells.len())?,
             Node::Branch { dim, children } => {

@@ -324,7 +324,10 @@ fn substitutes(s: &Std) -> String {
     let mut out =
         String::from("| substitute | for | observed by | on promote |\n|---|---|---|---|\n");
     for x in s.sorted(&s.program.substitutes, |x| x.span) {
-        let tool = s.program.tool(x.tool).map_or("?", |t| t.name.as_str());
+        let tool = x
+            .tool
+            .and_then(|t| s.program.tool(t))
+            .map_or("?", |t| t.name.as_str());
         let promote = match x.on_promote {
             hir::PromoteMode::Reuse => "reuse",
             hir::PromoteMode::Reissue => "reissue",
@@ -544,7 +547,7 @@ fn transforms(s: &Std) -> String {
             out,
             "| `{}` | {inputs} | `{}` | {} |",
             t.name,
-            s.label(t.output),
+            t.output.map_or_else(|| "?".to_owned(), |o| s.label(o)),
             cell(&steps.join("; "))
         );
     }

@@ -81,14 +81,14 @@ fn a_transform_whose_output_is_the_cut_is_caught() {
         .labels
         .iter()
         .position(|l| l.name == "sensitive")
-        .map(hir::LabelId::from_index)
+        .and_then(hir::LabelId::from_index)
         .unwrap();
     let t = p
         .transforms
         .iter_mut()
         .find(|t| t.name == "generic_query")
         .unwrap();
-    t.output = sensitive;
+    t.output = Some(sensitive);
     let found = codes(&p, id);
     assert_eq!(found.len(), 1, "{found:?}");
     let (code, message, notes) = &found[0];
@@ -114,7 +114,7 @@ fn a_substitute_observed_by_the_provider_is_caught() {
         .observers
         .iter()
         .position(|o| o.name == "provider")
-        .map(hir::ObserverId::from_index)
+        .and_then(hir::ObserverId::from_index)
         .unwrap();
     let s = p
         .substitutes

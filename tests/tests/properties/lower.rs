@@ -364,7 +364,7 @@ fn agree(
             p.tools
                 .iter()
                 .position(|x| x.name == tool_name)
-                .map(hir::ToolId::from_index)
+                .and_then(hir::ToolId::from_index)
         } else {
             None
         },
@@ -372,7 +372,7 @@ fn agree(
             p.destinations
                 .iter()
                 .position(|x| x.name == dest_name)
-                .map(hir::DestId::from_index)
+                .and_then(hir::DestId::from_index)
         } else {
             None
         },
@@ -380,7 +380,7 @@ fn agree(
             .modes
             .iter()
             .position(|m| m.name == e.mode)
-            .map(hir::ModeId::from_index)
+            .and_then(hir::ModeId::from_index)
             .unwrap_or(hir::ModeId(0)),
         confidence: e.confidence,
         arg: label_id(p, p.args(), e.arg),

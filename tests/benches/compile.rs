@@ -1,5 +1,5 @@
 //! Compile time and table size: the standard policies and generated
-//! contracts with 10, 100 and 1,000 tools (`cargo bench -p stpc-compiler
+//! contracts with 10, 100 and 1,000 tools (`cargo bench -p stpc-tests
 //! --bench compile`).
 //!
 //! Each benchmark runs the whole library pipeline (parse, resolve, check,
@@ -7,10 +7,6 @@
 //! Table sizes (diagram nodes, cells, JSON bytes) are printed once per
 //! contract before timing, since criterion measures time only.
 
-#![expect(
-    clippy::disallowed_methods,
-    reason = "a benchmark reads the stdlib policies from disk"
-)]
 #![expect(
     clippy::expect_used,
     reason = "a benchmark fails loudly on a broken input"
@@ -26,8 +22,7 @@ use std::path::Path;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use stpc_compiler::{CompileOptions, Diagnostics, SourceMap};
 
-#[path = "../../tests/src/generated.rs"]
-mod generated;
+use stpc_tests::generated;
 
 fn compile(name: &str, text: &str) -> Option<stpc_runtime::table::Table> {
     let mut map = SourceMap::new();
