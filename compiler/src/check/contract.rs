@@ -52,6 +52,7 @@ fn contract(cx: &mut Cx<'_>, m: usize, c: &ast::Contract) -> hir::Contract {
         params: Vec::new(),
         tools: Vec::new(),
         destinations: Vec::new(),
+        labelers: None,
         forbids: Vec::new(),
         thresholds: Vec::new(),
         budgets: Vec::new(),
@@ -62,6 +63,18 @@ fn contract(cx: &mut Cx<'_>, m: usize, c: &ast::Contract) -> hir::Contract {
     };
     params(cx, &mut out, c);
     let (decide, tests) = statements(cx, m, &mut out, c);
+    if out.labelers.is_none() && !cx.program.labelers.is_empty() {
+        let names: Vec<String> = cx.program.labelers.iter().map(|l| l.name.clone()).collect();
+        let after = c.stmts.iter().rev().find_map(|s| match s {
+            ast::ContractStmt::Destinations(_, loc) | ast::ContractStmt::Tools(_, loc) => {
+                Some(loc.span())
+            }
+            _ => None,
+        });
+        let insert = after.map(|s| crate::Span::new(s.file, s.end as usize, s.end as usize));
+        cx.diags
+            .push(errors::unnamed_labelers(&c.name.name, &names, span, insert));
+    }
     if !c
         .stmts
         .iter()
@@ -145,6 +158,16 @@ fn statements<'a>(
                         .iter()
                         .filter_map(|n| cx.lookup(m, n, Kind::Destination).map(hir::DestId))
                         .collect();
+                }
+            }
+            ast::ContractStmt::Labelers(names, loc) => {
+                if once.first(cx, "`labelers`", loc.span()) {
+                    out.labelers = Some(
+                        names
+                            .iter()
+                            .filter_map(|n| cx.lookup(m, n, Kind::Labeler).map(hir::LabelerId))
+                            .collect(),
+                    );
                 }
             }
             ast::ContractStmt::Forbid(f) => {

@@ -127,7 +127,13 @@ impl Clauses {
             ast::EventClause::ToAddress(s) => {
                 self.destination = Some(hir::TestDest::Address(s.value.clone()))
             }
-            ast::EventClause::Mode(n, _) => self.mode = cx.mode(n),
+            ast::EventClause::Mode(n, written) => {
+                if let Some(clause) = written {
+                    cx.diags
+                        .push(errors::test_mode_keyword(clause.span(), &n.name));
+                }
+                self.mode = cx.mode(n);
+            }
             ast::EventClause::Confidence(n) => {
                 let v = n.value();
                 if !(0.0..=1.0).contains(&v) {

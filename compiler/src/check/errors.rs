@@ -379,6 +379,58 @@ pub(crate) fn unused(kind: &str, name: &str, span: Span) -> Diagnostic {
         .help(format!("remove `{name}`, or use it"))
 }
 
+/// `W0006`: `<=` in a lattice chain.
+pub(crate) fn chain_leq(span: Span) -> Diagnostic {
+    Diagnostic::new(Code::W0006, "`<=` in a lattice chain means `<`")
+        .primary(span, "a chain lists labels from lowest to highest")
+        .help("write `<` (`stpc fmt` does)")
+        .fix(span, " < ")
+}
+
+/// `W0007`: `mode == m` (write `m`) or `mode != m` (write `not m`).
+pub(crate) fn mode_comparison(span: Span, mode: &str, negated: bool) -> Diagnostic {
+    let short = if negated {
+        format!("not {mode}")
+    } else {
+        mode.to_owned()
+    };
+    Diagnostic::new(
+        Code::W0007,
+        format!("this mode test is spelled `{short}`"),
+    )
+    .primary(span, "a comparison where the mode alone says it")
+    .help(format!("write `{short}` (`stpc fmt` does)"))
+    .fix(span, short)
+}
+
+/// `W0008`: `mode m` in a test event.
+pub(crate) fn test_mode_keyword(span: Span, mode: &str) -> Diagnostic {
+    Diagnostic::new(Code::W0008, format!("`mode {mode}` is spelled `{mode}` in a test"))
+        .primary(span, "the mode alone names it")
+        .help(format!("write `{mode}` (`stpc fmt` does)"))
+        .fix(span, mode.to_owned())
+}
+
+/// `W0009`: a contract that names no labelers while the program has some.
+pub(crate) fn unnamed_labelers(
+    contract: &str,
+    names: &[String],
+    span: Span,
+    insert_at: Option<Span>,
+) -> Diagnostic {
+    let list = names.join(", ");
+    let d = Diagnostic::new(
+        Code::W0009,
+        format!("contract `{contract}` does not name its labelers"),
+    )
+    .primary(span, "its events go through every labeler in scope")
+    .help(format!("name them: `labelers {list};`"));
+    match insert_at {
+        Some(at) => d.fix(at, format!("\n    labelers {list};")),
+        None => d,
+    }
+}
+
 /// `W0005`: an item imported by name that the file never uses.
 pub(crate) fn unused_import(name: &str, span: Span) -> Diagnostic {
     Diagnostic::new(Code::W0005, format!("unused import `{name}`"))

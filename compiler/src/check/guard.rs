@@ -161,6 +161,9 @@ fn compare(cx: &mut Cx<'_>, env: &Env<'_>, c: &ast::Compare) -> Guard {
             let Some((names, ne)) = names_of(cx, &c.test, "mode", span) else {
                 return Guard::Bool(false);
             };
+            if let ast::CompareTest::Op(_, ast::Operand::Name(n)) = &c.test {
+                cx.diags.push(errors::mode_comparison(span, &n.name, ne));
+            }
             let ids = names.iter().filter_map(|n| cx.mode(n)).collect();
             negate_if(ne, Guard::ModeIs(ids))
         }

@@ -34,6 +34,13 @@ fn lattices(cx: &mut Cx<'_>) {
         let mut names: Vec<&ast::Ident> = Vec::new();
         let mut edges = Vec::new();
         for chain in &l.chains {
+            for (pair, op) in chain.labels.windows(2).zip(&chain.ops) {
+                if let ([below, above], "<=") = (pair, op.as_str()) {
+                    let (b, a) = (below.loc.span(), above.loc.span());
+                    let between = crate::Span::new(b.file, b.end as usize, a.start as usize);
+                    cx.diags.push(errors::chain_leq(between));
+                }
+            }
             let mut prev: Option<usize> = None;
             for label in &chain.labels {
                 let i = *index.entry(label.name.as_str()).or_insert_with(|| {

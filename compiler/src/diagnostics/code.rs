@@ -188,6 +188,14 @@ codes! {
     W0004 = (Warning, "budget never read"),
     /// An item imported by name that the file never uses.
     W0005 = (Warning, "unused import"),
+    /// `<=` between two labels of a lattice chain, which means `<`.
+    W0006 = (Warning, "`<=` in a lattice chain"),
+    /// `mode == m` or `mode != m`, which the bare mode says.
+    W0007 = (Warning, "mode comparison has a shorter spelling"),
+    /// `mode m` in a test event, where the bare mode is the spelling.
+    W0008 = (Warning, "redundant `mode` in a test event"),
+    /// A contract that does not name the labelers its events go through.
+    W0009 = (Warning, "contract does not name its labelers"),
     /// Raising a label yields a more disclosing action.
     W0601 = (Warning, "decision is not monotone in labels"),
     /// A rule that decides no point of the domain.

@@ -58,6 +58,17 @@ pub struct Label {
     pub message: String,
 }
 
+/// A machine-applicable repair: replace the text of `span` with
+/// `replacement`. Editors offer it as a code action; `stpc fmt` applies the
+/// ones that only modernise a spelling.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Fix {
+    /// The text to replace (empty to insert).
+    pub span: Span,
+    /// What to put there.
+    pub replacement: String,
+}
+
 /// One problem found in the user's contracts.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Diagnostic {
@@ -73,6 +84,8 @@ pub struct Diagnostic {
     pub notes: Vec<String>,
     /// One imperative fix.
     pub help: Option<String>,
+    /// Edits that carry out the help, when it is mechanical.
+    pub fixes: Vec<Fix>,
 }
 
 impl Diagnostic {
@@ -85,7 +98,18 @@ impl Diagnostic {
             labels: Vec::new(),
             notes: Vec::new(),
             help: None,
+            fixes: Vec::new(),
         }
+    }
+
+    /// Adds a machine-applicable repair.
+    #[must_use]
+    pub fn fix(mut self, span: Span, replacement: impl Into<String>) -> Diagnostic {
+        self.fixes.push(Fix {
+            span,
+            replacement: replacement.into(),
+        });
+        self
     }
 
     /// Adds a primary label.

@@ -156,6 +156,22 @@ pub struct JsonDiagnostic {
     pub notes: Vec<String>,
     /// Locations; the first primary label is the diagnostic's location.
     pub labels: Vec<JsonLabel>,
+    /// Machine-applicable repairs (omitted when there are none).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub fixes: Vec<JsonFix>,
+}
+
+/// One repair in the JSON format: replace `start..end` of `file`.
+#[derive(Serialize)]
+pub struct JsonFix {
+    /// The file's display name.
+    pub file: String,
+    /// Byte offset of the start.
+    pub start: u32,
+    /// Byte offset one past the end.
+    pub end: u32,
+    /// The replacement text.
+    pub replacement: String,
 }
 
 /// Converts a diagnostic to the documented JSON shape.
@@ -187,6 +203,18 @@ pub fn to_json(d: &Diagnostic, map: &SourceMap) -> JsonDiagnostic {
         help: d.help.clone(),
         notes: d.notes.clone(),
         labels,
+        fixes: d
+            .fixes
+            .iter()
+            .filter_map(|f| {
+                Some(JsonFix {
+                    file: map.get(f.span.file)?.name().to_string(),
+                    start: f.span.start,
+                    end: f.span.end,
+                    replacement: f.replacement.clone(),
+                })
+            })
+            .collect(),
     }
 }
 

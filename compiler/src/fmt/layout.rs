@@ -316,7 +316,9 @@ impl<'t> Slots<'t> {
             }
             prev_block = block;
             match s {
-                ContractStmt::Tools(_, loc) | ContractStmt::Destinations(_, loc) => {
+                ContractStmt::Tools(_, loc)
+                | ContractStmt::Destinations(_, loc)
+                | ContractStmt::Labelers(_, loc) => {
                     self.leaf(range(*loc));
                 }
                 ContractStmt::Forbid(f) => self.leaf(range(f.loc)),

@@ -59,7 +59,9 @@ use crate::syntax::{self, ast, trivia};
 /// (reported into `diagnostics`) or the safety net refused the result
 /// (reported as an internal error, `E0900`).
 pub fn format(file: FileId, text: &str, diagnostics: &mut Diagnostics) -> Option<String> {
-    let ast = syntax::parse(file, text, diagnostics)?;
+    let mut ast = syntax::parse(file, text, diagnostics)?;
+    // Deprecated spellings are written the one way the language keeps.
+    syntax::modernize::modernize(&mut ast);
     let comments = trivia::comments(file, text);
     let lines = match layout::lines(&ast, text, &comments) {
         Ok(lines) => lines,

@@ -2,7 +2,7 @@
 //! and tests. Re-exported from [`crate::hir`].
 
 use super::{
-    BudgetId, DestId, EffectId, LabelId, ModeId, ObserverId, ParamId, RuleId, Subject,
+    BudgetId, DestId, EffectId, LabelId, LabelerId, ModeId, ObserverId, ParamId, RuleId, Subject,
     SubstituteId, ToolId, TransformId,
 };
 use crate::source::Span;
@@ -274,6 +274,10 @@ pub struct Contract {
     pub tools: Vec<ToolId>,
     /// The allowed destinations.
     pub destinations: Vec<DestId>,
+    /// The labelers its events go through (`labelers a, b;`); `None` when
+    /// the contract names none and uses every labeler of the program
+    /// (deprecated, `W0009`).
+    pub labelers: Option<Vec<LabelerId>>,
     /// Forbidden cuts.
     pub forbids: Vec<Forbid>,
     /// Confidence thresholds per mode.
@@ -291,6 +295,12 @@ pub struct Contract {
 }
 
 impl Contract {
+    /// Whether the contract's events go through labeler `id`: it names it,
+    /// or it names none (every labeler of the program, deprecated).
+    pub fn uses_labeler(&self, id: LabelerId) -> bool {
+        self.labelers.as_ref().is_none_or(|l| l.contains(&id))
+    }
+
     /// The threshold for a mode.
     pub fn threshold(&self, mode: ModeId) -> Option<&Threshold> {
         self.thresholds.iter().find(|t| t.mode == mode)

@@ -1,4 +1,5 @@
-//! The table's two labelers, merged from every labeler of the program.
+//! The table's two labelers, merged from the labelers the contract names
+//! (`labelers a, b;`; every labeler of the program when it names none).
 //!
 //! A value's label is the join of every matching rule's label, so the rules
 //! of several labelers for one subject concatenate (in declaration order)
@@ -21,8 +22,8 @@ pub(crate) fn labelers(
     out: &mut Vec<Diagnostic>,
 ) -> Option<t::Labelers> {
     let mut absent = Vec::new();
-    let args = merge(p, ix, Subject::Args, &mut absent, out);
-    let destination = merge(p, ix, Subject::Destination, &mut absent, out);
+    let args = merge(p, ix, c, Subject::Args, &mut absent, out);
+    let destination = merge(p, ix, c, Subject::Destination, &mut absent, out);
     if !absent.is_empty() {
         out.push(errors::no_labeler(&absent, c.span));
     }
@@ -35,6 +36,7 @@ pub(crate) fn labelers(
 fn merge(
     p: &hir::Program,
     ix: &vocab::Index,
+    c: &hir::Contract,
     subject: Subject,
     absent: &mut Vec<Subject>,
     out: &mut Vec<Diagnostic>,
@@ -47,7 +49,11 @@ fn merge(
     let mut fallback: Option<hir::LabelId> = None;
     let mut ok = true;
     let mut any = false;
-    for l in p.labelers.iter().filter(|l| l.subject == subject) {
+    let used = (0u32..)
+        .zip(&p.labelers)
+        .filter(|(id, l)| l.subject == subject && c.uses_labeler(hir::LabelerId(*id)))
+        .map(|(_, l)| l);
+    for l in used {
         any = true;
         match l.fallback {
             Some(f) => fallback = Some(fallback.and_then(|g| lattice.join(f, g)).unwrap_or(f)),

@@ -98,7 +98,11 @@ pub(crate) fn index(p: &hir::Program, c: &hir::Contract, d: &Domain) -> Index {
             }
         }
     }
-    for labeler in &p.labelers {
+    let used = (0u32..)
+        .zip(&p.labelers)
+        .filter(|(id, _)| c.uses_labeler(hir::LabelerId(*id)))
+        .map(|(_, l)| l);
+    for labeler in used {
         for rule in &labeler.rules {
             if let hir::Matcher::Lexicon(l) = rule.matcher {
                 lex.insert(l);

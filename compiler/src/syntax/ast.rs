@@ -483,6 +483,8 @@ pub enum ContractStmt {
     Tools(Vec<Ident>, Loc),
     /// `destinations a, b;`
     Destinations(Vec<Ident>, Loc),
+    /// `labelers a, b;`
+    Labelers(Vec<Ident>, Loc),
     /// `forbid args >= sensitive at provider, network;`
     Forbid(Forbid),
     /// `threshold speculative 0.7;`
@@ -831,8 +833,9 @@ pub enum EventClause {
     ToName(Ident),
     /// `to "api.brave.com"`.
     ToAddress(Str),
-    /// `speculative` or `mode speculative`; `true` when `mode` was written.
-    Mode(Ident, bool),
+    /// `speculative`, or the deprecated `mode speculative` (with the
+    /// location of the whole clause).
+    Mode(Ident, Option<Loc>),
     /// `confidence 0.9`
     Confidence(Number),
     /// `branch "b1"`

@@ -35,6 +35,7 @@ mod errors;
 mod from_pairs;
 mod grammar;
 mod lex;
+pub mod modernize;
 pub mod print;
 #[cfg(test)]
 mod tests;
@@ -67,6 +68,7 @@ pub const ITEM_KEYWORDS: &[&str] = &[
 pub(crate) const CONTRACT_KEYWORDS: &[&str] = &[
     "tools",
     "destinations",
+    "labelers",
     "forbid",
     "threshold",
     "budget",

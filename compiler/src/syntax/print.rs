@@ -503,8 +503,8 @@ fn clause(c: &EventClause) -> String {
     match c {
         EventClause::ToName(i) => format!("to {}", i.name),
         EventClause::ToAddress(s) => format!("to {}", quote(s)),
-        EventClause::Mode(m, true) => format!("mode {}", m.name),
-        EventClause::Mode(m, false) => m.name.clone(),
+        EventClause::Mode(m, Some(_)) => format!("mode {}", m.name),
+        EventClause::Mode(m, None) => m.name.clone(),
         EventClause::Confidence(n) => format!("confidence {}", n.text),
         EventClause::Branch(b) => format!("branch {}", quote(b)),
         EventClause::After(n, b) => format!("after {} dispatches of {}", n.text, b.name),
@@ -855,6 +855,7 @@ impl Printer {
         match s {
             ContractStmt::Tools(t, _) => self.list("tools ", t, ";"),
             ContractStmt::Destinations(d, _) => self.list("destinations ", d, ";"),
+            ContractStmt::Labelers(l, _) => self.list("labelers ", l, ";"),
             ContractStmt::Forbid(f) => self.list(
                 &format!("forbid {} >= {} at ", f.subject.keyword(), f.label.name),
                 &f.observers,

@@ -53,6 +53,9 @@ impl Builder {
             Rule::allow_dests => {
                 ContractStmt::Destinations(self.ident_list(c.expect(Rule::ident_list)?)?, loc)
             }
+            Rule::use_labelers => {
+                ContractStmt::Labelers(self.ident_list(c.expect(Rule::ident_list)?)?, loc)
+            }
             Rule::forbid => ContractStmt::Forbid(Forbid {
                 subject: self.subject(c.expect(Rule::label_subject)?)?,
                 label: self.ident(c.expect(Rule::ident)?)?,

@@ -107,7 +107,7 @@ impl Builder {
                 _ => return Err(self.unexpected(&pair, "`to`")),
             },
             Rule::ev_mode => {
-                let explicit = c.has_keyword(Rule::kw_mode);
+                let explicit = c.has_keyword(Rule::kw_mode).then(|| self.loc(&pair));
                 EventClause::Mode(self.ident(c.expect(Rule::ident)?)?, explicit)
             }
             Rule::ev_confidence => EventClause::Confidence(self.number(c.expect(Rule::number)?)?),
