@@ -394,21 +394,21 @@ pub(crate) fn mode_comparison(span: Span, mode: &str, negated: bool) -> Diagnost
     } else {
         mode.to_owned()
     };
-    Diagnostic::new(
-        Code::W0007,
-        format!("this mode test is spelled `{short}`"),
-    )
-    .primary(span, "a comparison where the mode alone says it")
-    .help(format!("write `{short}` (`stpc fmt` does)"))
-    .fix(span, short)
+    Diagnostic::new(Code::W0007, format!("this mode test is spelled `{short}`"))
+        .primary(span, "a comparison where the mode alone says it")
+        .help(format!("write `{short}` (`stpc fmt` does)"))
+        .fix(span, short)
 }
 
 /// `W0008`: `mode m` in a test event.
 pub(crate) fn test_mode_keyword(span: Span, mode: &str) -> Diagnostic {
-    Diagnostic::new(Code::W0008, format!("`mode {mode}` is spelled `{mode}` in a test"))
-        .primary(span, "the mode alone names it")
-        .help(format!("write `{mode}` (`stpc fmt` does)"))
-        .fix(span, mode.to_owned())
+    Diagnostic::new(
+        Code::W0008,
+        format!("`mode {mode}` is spelled `{mode}` in a test"),
+    )
+    .primary(span, "the mode alone names it")
+    .help(format!("write `{mode}` (`stpc fmt` does)"))
+    .fix(span, mode.to_owned())
 }
 
 /// `W0009`: a contract that names no labelers while the program has some.

@@ -77,7 +77,7 @@ pub fn format(file: FileId, text: &str, diagnostics: &mut Diagnostics) -> Option
     match verify(file, &ast, &comments, &output) {
         Ok(()) => Some(output),
         Err(problem) => {
-            diagnostics.push(problem);
+            diagnostics.push(*problem);
             None
         }
     }
@@ -89,21 +89,21 @@ fn verify(
     before: &ast::File,
     comments: &[syntax::Comment],
     output: &str,
-) -> Result<(), Diagnostic> {
+) -> Result<(), Box<Diagnostic>> {
     let at_start = Span::new(file, 0, 0);
     let mut scratch = Diagnostics::new();
     let Some(after) = syntax::parse(file, output, &mut scratch) else {
-        return Err(
+        return Err(Box::new(
             Diagnostic::internal(at_start, "the formatted text does not parse")
                 .note("the file was left unchanged"),
-        );
+        ));
     };
     if &after != before {
         let span = first_difference(before, &after).unwrap_or(at_start);
-        return Err(
+        return Err(Box::new(
             Diagnostic::internal(span, "formatting would change this declaration")
                 .note("the file was left unchanged"),
-        );
+        ));
     }
     let mut expected: Vec<&str> = comments.iter().map(|c| c.text.as_str()).collect();
     let found_comments = trivia::comments(file, output);
@@ -115,10 +115,10 @@ fn verify(
             .iter()
             .find(|c| !found.contains(&c.text.as_str()))
             .map_or(at_start, |c| c.span);
-        return Err(
+        return Err(Box::new(
             Diagnostic::internal(lost, "formatting would lose or duplicate a comment")
                 .note("the file was left unchanged"),
-        );
+        ));
     }
     Ok(())
 }

@@ -26,7 +26,11 @@ fn format(text: &str, name: &str) -> String {
 fn format_checked(text: &str, name: &str) -> String {
     let once = format(text, name);
     let mut d = Diagnostics::new();
-    let before = syntax::parse(FileId(0), text, &mut d);
+    // fmt keeps the AST up to the deprecated spellings it rewrites.
+    let mut before = syntax::parse(FileId(0), text, &mut d);
+    if let Some(b) = before.as_mut() {
+        syntax::modernize::modernize(b);
+    }
     let after = syntax::parse(FileId(0), &once, &mut d);
     assert!(
         before.is_some() && before == after,

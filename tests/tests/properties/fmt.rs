@@ -217,8 +217,11 @@ fn generated() -> impl Strategy<Value = Generated> {
 
 fn parse(text: &str) -> stpc_compiler::syntax::ast::File {
     let mut d = Diagnostics::new();
-    syntax::parse(FileId(0), text, &mut d)
-        .unwrap_or_else(|| panic!("does not parse: {:?}\n{text}", d.sorted()))
+    let mut ast = syntax::parse(FileId(0), text, &mut d)
+        .unwrap_or_else(|| panic!("does not parse: {:?}\n{text}", d.sorted()));
+    // fmt keeps the AST up to the deprecated spellings it rewrites.
+    syntax::modernize::modernize(&mut ast);
+    ast
 }
 
 fn format(text: &str) -> String {

@@ -505,7 +505,8 @@ fn event_clause() -> impl Strategy<Value = EventClause> {
     prop_oneof![
         ident().prop_map(EventClause::ToName),
         string().prop_map(EventClause::ToAddress),
-        (ident(), any::<bool>()).prop_map(|(m, explicit)| EventClause::Mode(m, explicit)),
+        (ident(), any::<bool>())
+            .prop_map(|(m, explicit)| EventClause::Mode(m, explicit.then(Loc::default))),
         number().prop_map(EventClause::Confidence),
         string().prop_map(EventClause::Branch),
         (number(), ident()).prop_map(|(n, b)| EventClause::After(n, b)),
