@@ -27,6 +27,7 @@ pub mod explain;
 pub mod fmt;
 pub mod graph;
 pub mod inputs;
+pub mod label;
 pub mod output;
 pub mod reference;
 pub mod replay;

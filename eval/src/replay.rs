@@ -457,9 +457,14 @@ impl<'a> Recorder<'a> {
             .map_or_else(NoiseStats::default, |c| lock(c).stats)
     }
 
-    fn labels(&self, args: &Value, destination: &str) -> (Vec<(String, String)>, String) {
+    fn labels(
+        &self,
+        tool: &str,
+        args: &Value,
+        destination: &str,
+    ) -> (Vec<(String, String)>, String) {
         let t = self.engine.table();
-        let (fields, _) = self.engine.labeler().label_args(args);
+        let (fields, _) = self.engine.labeler().label_args(tool, args);
         let named = fields
             .into_iter()
             .map(|(f, l)| {
@@ -497,7 +502,7 @@ impl<'a> Recorder<'a> {
                 let call = d.call();
                 let args = call.args().clone();
                 let destination = call.destination().to_owned();
-                let (labels, dest_label) = self.labels(&args, &destination);
+                let (labels, dest_label) = self.labels(tool, &args, &destination);
                 self.run.log.push(LogEntry {
                     index,
                     tool: tool.to_owned(),

@@ -9,10 +9,17 @@ JSON object per line, whose ``kind`` is
 - ``header``: the table's ``contract`` and ``digest`` (must match the table);
 - ``decide``: an event with explicit labels and budget states, and the cell
   the Rust runtime decides (``action``, ``rule_id``, ``rule_name``, ``cell``);
-- ``label_arg``: one argument value and the label the Rust labeler gives it;
+- ``label_arg``: one argument value (in a field) and the label the Rust
+  labeler gives it;
 - ``label_destination``: a destination string and its label;
 - ``event``: an event with raw arguments, the labels the Rust labeler gives
   it, and the decision.
+
+A table whose labelers use a condition this reader does not evaluate
+(``terms``, ``parts``: see ``stpc_table.SUPPORTED_CONDITIONS``) is labeled
+here as ``<missing>``: its ``label_*`` and ``event`` vectors are then checked
+to fail closed (no label, and no event the Rust runtime blocks or defers is
+allowed here) rather than to agree.
 
 Exit status: 0 when every vector agrees, 1 on any mismatch, 2 when the table
 cannot be loaded or the vectors cannot be read. Mismatches are printed with
@@ -75,17 +82,25 @@ def run(vectors_path: str, table_path: str, out=sys.stdout) -> int:
             got = _decision(rt.decide_event(v["event"]))
             want = v["expect"]
         elif kind == "label_arg":
-            got = arg_names[rt.labeler.label_value(v["value"])]
-            want = v["expect"]
+            label = rt.labeler.label_value(v.get("field", "value"), v["value"])
+            got = None if label is None else arg_names[label]
+            want = v["expect"] if rt.labeler.args.supported else None
         elif kind == "label_destination":
             dest = v["destination"]
             label = rt.labeler.label_destination(rt.destination_id(dest), dest)
-            got = dest_names[label]
-            want = v["expect"]
+            got = None if label is None else dest_names[label]
+            supported = rt.labeler.destination.supported or rt.destination_id(dest) is not None
+            want = v["expect"] if supported else None
         elif kind == "event":
             d = rt.decide_event(v["event"])
-            got = dict(_decision(d), labels=d["labels"])
-            want = v["expect"]
+            if rt.labeler.args.supported and rt.labeler.destination.supported:
+                got = dict(_decision(d), labels=d["labels"])
+                want = v["expect"]
+            else:
+                # Labels are `<missing>` here, which a verified table never
+                # decides as ALLOW (fail closed).
+                got = d["action"] != "allow"
+                want = True
         else:
             print(f"error: {vectors_path}:{n}: unknown kind `{kind}`", file=sys.stderr)
             return 2

@@ -59,7 +59,6 @@ __all__ = [
     "FORMAT_VERSION",
     "UNKNOWN",
     "MISSING",
-    "FAIL_CLOSED_RULE_ID",
     "FAIL_CLOSED_RULE_NAME",
     "LoadError",
     "load",
@@ -74,10 +73,9 @@ __all__ = [
     "Runtime",
 ]
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 UNKNOWN = "<unknown>"
 MISSING = "<missing>"
-FAIL_CLOSED_RULE_ID = 4294967295
 FAIL_CLOSED_RULE_NAME = "<fail-closed>"
 MAX_DIMS = 24
 MAX_LABELS = 64
@@ -343,14 +341,23 @@ STRUCTS = {
     "LexiconEntry": [("phrase", "str"), ("replacement", ("opt", "str"))],
     "Labelers": [("args", "Labeler"), ("destination", "Labeler")],
     "Labeler": [("rules", ("vec", "LabelRule")), ("fallback", "u32")],
-    "LabelRule": (
+    "LabelRule": [
+        ("when", ("vec", "Condition")),
+        ("unless", ("vec", "Condition")),
+        ("fields", ("vec", "str")),
+        ("tools", ("vec", "str")),
+        ("label", "u32"),
+    ],
+    "Condition": (
         "tagged",
-        "rule",
+        "match",
         {
-            "lexicon": [("lexicon", "u32"), ("label", "u32"), ("unless_lexicon", ("opt", "u32"))],
-            "pattern": [("regex", "str"), ("label", "u32"), ("unless_lexicon", ("opt", "u32"))],
-            "entity": [("kind", _ENTITY_KIND), ("label", "u32")],
-            "address": [("kind", _ADDRESS_KIND), ("glob", "str"), ("label", "u32")],
+            "lexicon": [("lexicon", "u32")],
+            "terms": [("lexicon", "u32")],
+            "parts": [("lexicon", "u32")],
+            "pattern": [("regex", "str")],
+            "entity": [("kind", _ENTITY_KIND)],
+            "address": [("kind", _ADDRESS_KIND), ("glob", "str")],
         },
     ),
 }
@@ -681,11 +688,12 @@ def _labeler(t, lab, n, what):
     nlex = len(t["lexicons"])
     for i, r in enumerate(lab["rules"]):
         w = f"{what}.rules[{i}]"
-        if r["rule"] == "lexicon":
-            _index(f"{w}.lexicon", r["lexicon"], nlex)
         _index(f"{w}.label", r["label"], n)
-        if r["rule"] in ("lexicon", "pattern") and r["unless_lexicon"] is not None:
-            _index(f"{w}.unless_lexicon", r["unless_lexicon"], nlex)
+        if not r["when"]:
+            raise _invalid(w, "a rule needs at least one condition")
+        for j, c in enumerate(r["when"] + r["unless"]):
+            if c["match"] in ("lexicon", "terms", "parts"):
+                _index(f"{w}.conditions[{j}].lexicon", c["lexicon"], nlex)
 
 
 def validate(t: dict):
@@ -1700,34 +1708,56 @@ def glob_match(glob: str, text: str) -> bool:
     return all(c == "*" for c in g[gi:])
 
 
+# Conditions this reader evaluates. `terms` and `parts` (word-level matching
+# with folding, endings, compounds and typos) are the Rust runtime's: a rule
+# that uses them cannot be evaluated here, so a labeler with one labels
+# nothing, and every value it would label is `<missing>`, which every
+# verified table decides as DEFER or BLOCK (fail closed). Use the `stpc-guard`
+# Python package (the Rust runtime) to label with such tables.
+SUPPORTED_CONDITIONS = ("lexicon", "pattern", "entity", "address")
+
+
 class _Rules:
     def __init__(self, table, labeler, which):
-        self.lexicon = []
-        self.patterns = []
-        self.entity = []
-        self.address = []
+        self.rules = []  # (when, unless, fields, tools, label)
         self.fallback = labeler["fallback"]
+        self.supported = True
         for i, r in enumerate(labeler["rules"]):
-            kind = r["rule"]
-            if kind == "lexicon":
-                self.lexicon.append((r["lexicon"], r["label"], r["unless_lexicon"]))
-            elif kind == "pattern":
-                try:
-                    rx = _compile(r["regex"])
-                except (ValueError, re.error):
-                    raise LoadError(
-                        "bad_pattern", f"labeler `{which}` rule {i} has a pattern that does not compile"
-                    ) from None
-                self.patterns.append((rx, r["label"], r["unless_lexicon"]))
-            elif kind == "entity":
-                self.entity.append((r["kind"], r["label"]))
-            else:
-                self.address.append((r["kind"], r["glob"], r["label"]))
-        self.needs_lex = bool(self.lexicon) or any(u is not None for _, _, u in self.patterns)
+            compiled = []
+            for part in ("when", "unless"):
+                conds = []
+                for c in r[part]:
+                    kind = c["match"]
+                    if kind not in SUPPORTED_CONDITIONS:
+                        self.supported = False
+                        conds.append(("unsupported", None))
+                    elif kind == "pattern":
+                        try:
+                            conds.append(("pattern", _compile(c["regex"])))
+                        except (ValueError, re.error):
+                            raise LoadError(
+                                "bad_pattern",
+                                f"labeler `{which}` rule {i} has a pattern that does not compile",
+                            ) from None
+                    elif kind == "lexicon":
+                        conds.append(("lexicon", c["lexicon"]))
+                    elif kind == "entity":
+                        conds.append(("entity", c["kind"]))
+                    else:
+                        conds.append(("address", (c["kind"], c["glob"])))
+                compiled.append(conds)
+            self.rules.append((compiled[0], compiled[1], r["fields"], r["tools"], r["label"]))
+        self.needs_lex = any(
+            k == "lexicon" for when, unless, _, _, _ in self.rules for k, _ in when + unless
+        )
 
 
 class Labeler:
-    """The compiled labelers of one table (``label::Labeler``)."""
+    """The compiled labelers of one table (``label::Labeler``).
+
+    ``supported`` is false when a labeler uses a condition this reader does
+    not evaluate (see ``SUPPORTED_CONDITIONS``): labels are then ``None``
+    (``<missing>``) and decisions fail closed."""
 
     def __init__(self, table: dict):
         self.table = table
@@ -1743,6 +1773,7 @@ class Labeler:
         self.dest_join = table["lattices"]["destination"]["join"]
         self.args_bottom = table["lattices"]["args"]["bottom"]
         self.dest_labels = [d["label"] for d in table["destinations"]]
+        self.tool_fields = {t["name"]: {a["name"] for a in t["args"]} for t in table["tools"]}
         for kind in ENTITY_PATTERNS:
             _entity(kind)
 
@@ -1771,75 +1802,93 @@ class Labeler:
         except IndexError:
             return max(a, b)
 
-    def label_text(self, rules: _Rules, join, text: str):
+    def _holds(self, kind, arg, text, lex):
+        if kind == "lexicon":
+            return arg < len(lex) and lex[arg]
+        if kind == "pattern":
+            return arg.search(text) is not None
+        if kind == "entity":
+            return _entity(arg).search(text) is not None
+        if kind == "address":
+            k, glob = arg
+            target = (host_of(text) or text) if k == "host" else text
+            return glob_match(glob, target)
+        return False
+
+    def label_text(self, rules: _Rules, join, text: str, tool="", field=None):
         acc = None
         lex = self.lexicon_set(text) if rules.needs_lex else []
-
-        def has(i):
-            return i is not None and i < len(lex) and lex[i]
-
-        for li, label, unless in rules.lexicon:
-            if has(li) and not has(unless):
-                acc = self._join(join, acc, label)
-        for rx, label, unless in rules.patterns:
-            if rx.search(text) is not None and not has(unless):
-                acc = self._join(join, acc, label)
-        for kind, label in rules.entity:
-            if _entity(kind).search(text) is not None:
-                acc = self._join(join, acc, label)
-        for kind, glob, label in rules.address:
-            target = (host_of(text) or text) if kind == "host" else text
-            if glob_match(glob, target):
+        for when, unless, fields, tools, label in rules.rules:
+            if tools and tool not in tools:
+                continue
+            if fields and field not in fields:
+                continue
+            if all(self._holds(k, a, text, lex) for k, a in when) and not any(
+                self._holds(k, a, text, lex) for k, a in unless
+            ):
                 acc = self._join(join, acc, label)
         return acc
 
-    def _leaf(self, text, acc):
-        label = self.label_text(self.args, self.args_join, text)
+    def _leaf(self, text, acc, tool, field):
+        label = self.label_text(self.args, self.args_join, text, tool, field)
         if label is None:
             label = self.args.fallback
         return self._join(self.args_join, acc, label)
 
-    def _walk(self, v, acc):
+    def _walk(self, v, acc, tool, field):
         if v is None:
             return acc
         if isinstance(v, bool):
-            return self._leaf("true" if v else "false", acc)
+            return self._leaf("true" if v else "false", acc, tool, field)
         if isinstance(v, (int, float)):
-            return self._leaf(number_text(v), acc)
+            return self._leaf(number_text(v), acc, tool, field)
         if isinstance(v, str):
-            return self._leaf(v, acc)
+            return self._leaf(v, acc, tool, field)
         if isinstance(v, list):
             for item in v:
-                acc = self._walk(item, acc)
+                acc = self._walk(item, acc, tool, field)
             return acc
         if isinstance(v, dict):
             for k, item in v.items():
-                acc = self._leaf(k, acc)
-                acc = self._walk(item, acc)
+                acc = self._leaf(k, acc, tool, field)
+                acc = self._walk(item, acc, tool, field)
             return acc
         raise TypeError("not a JSON value")
 
-    def label_value(self, v) -> int:
-        """The label of one argument field (join over its leaves)."""
-        acc = self._walk(v, None)
+    def label_value(self, field, v, tool=""):
+        """The label of one argument field (join over its leaves); ``None``
+        when the labeler uses a condition this reader does not evaluate."""
+        if not self.args.supported:
+            return None
+        acc = self._walk(v, None, tool, field)
         return self.args.fallback if acc is None else acc
 
-    def label_args(self, args):
+    def label_args(self, args, tool=""):
         """``(fields, joined)``: per-field labels and their join; ``([], None)``
-        when the arguments are not an object."""
-        if not isinstance(args, dict):
+        when the arguments are not an object or cannot be labeled here. The
+        name of a field the tool does not declare is labeled too."""
+        if not isinstance(args, dict) or not self.args.supported:
             return [], None
+        declared = self.tool_fields.get(tool)
         fields = []
         joined = None
         for k, v in args.items():
-            label = self.label_value(v)
+            acc = None
+            if declared is None or k not in declared:
+                acc = self._leaf(k, acc, tool, k)
+            acc = self._walk(v, acc, tool, k)
+            label = self.args.fallback if acc is None else acc
             joined = self._join(self.args_join, joined, label)
             fields.append((k, label))
         return fields, (self.args_bottom if joined is None else joined)
 
-    def label_destination(self, known, destination: str) -> int:
+    def label_destination(self, known, destination: str):
+        """The destination's label; ``None`` for an undeclared destination
+        when its labeler cannot be evaluated here."""
         if known is not None and known < len(self.dest_labels):
             return self.dest_labels[known]
+        if not self.destination.supported:
+            return None
         label = self.label_text(self.destination, self.dest_join, destination)
         return self.destination.fallback if label is None else label
 
@@ -1856,7 +1905,7 @@ class DecideError(Exception):
 FAIL_CLOSED = {
     "action": "block",
     "cell": None,
-    "rule_id": FAIL_CLOSED_RULE_ID,
+    "rule_id": None,
     "rule_name": FAIL_CLOSED_RULE_NAME,
     "transforms": [],
     "substitute": None,
@@ -1997,7 +2046,7 @@ class Runtime:
             "action": c["action"],
             "cell": cell,
             "rule_id": c["rule_id"],
-            "rule_name": FAIL_CLOSED_RULE_NAME if c["rule_id"] == FAIL_CLOSED_RULE_ID else c["rule_name"],
+            "rule_name": c["rule_name"],
             "transforms": list(c["transforms"]),
             "substitute": c["substitute"],
         }
@@ -2019,11 +2068,11 @@ class Runtime:
             # OpenAI-style tool calls carry arguments as a JSON string.
             args = parse_json(args)
         dest_id = self.destination_id(event.get("destination", ""))
-        fields, joined = self.labeler.label_args(args)
+        fields, joined = self.labeler.label_args(args, event.get("tool", ""))
         dlabel = self.labeler.label_destination(dest_id, event.get("destination", ""))
         return {
             "args": None if joined is None else arg_names[joined],
-            "destination": dest_names[dlabel],
+            "destination": None if dlabel is None else dest_names[dlabel],
             "fields": {k: arg_names[l] for k, l in fields},
         }
 

@@ -175,7 +175,7 @@ class Loading(unittest.TestCase):
         rt = s.Runtime(self.table)
         tool = self.table["tools"][0]["name"] if self.table["tools"] else "t"
         d = rt.decide_event({"tool": tool, "destination": "x", "mode": "no-such-mode", "args": {}})
-        self.assertEqual((d["action"], d["rule_id"], d["cell"]), ("block", s.FAIL_CLOSED_RULE_ID, None))
+        self.assertEqual((d["action"], d["rule_id"], d["cell"]), ("block", None, None))
 
 
 if __name__ == "__main__":

@@ -143,6 +143,7 @@ impl Engine {
             return Rewritten::Insufficient { fields: Vec::new() };
         };
         let decl = tool.and_then(|t| self.table.tools.get(t as usize));
+        let tool_name = decl.map_or("", |d| d.name.as_str());
         let mut out = map.clone();
         let mut changed = Vec::new();
         for (name, label) in &labels.fields {
@@ -166,7 +167,7 @@ impl Engine {
             changed.push(name.clone());
         }
         let args = Value::Object(out);
-        let (fields, joined) = self.labeler.label_args(&args);
+        let (fields, joined) = self.labeler.label_args(tool_name, &args);
         let still: Vec<String> = fields
             .iter()
             .filter(|(_, l)| self.is_forbidden(destination, Some(*l)))

@@ -493,7 +493,7 @@ impl Monitor {
         let dest = decider.destination_id(&event.destination);
         let mut labels = engine
             .labeler()
-            .label(&event.args, dest, &event.destination);
+            .label(&event.tool, &event.args, dest, &event.destination);
         if let Some(hook) = self.label_hook.as_mut() {
             hook(event, &mut labels);
             labels.args = rejoin(

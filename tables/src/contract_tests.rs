@@ -141,7 +141,7 @@ fn run_test(
     // Labels: the labeler, then the pins.
     let decider = engine.decider();
     let dest_id = decider.destination_id(&destination);
-    let computed = engine.labeler().label(&args, dest_id, &destination);
+    let computed = engine.labeler().label(&tool, &args, dest_id, &destination);
     let mut fields = computed.fields.clone();
     let mut dest_label = computed.destination;
     let mut pinned_invalid = false;

@@ -244,7 +244,7 @@ pub fn labels_of(engine: &Engine, event: &EventInput) -> Result<LabelIds, String
             let dest = engine.decider().destination_id(&event.destination);
             let labels = engine
                 .labeler()
-                .label(&event.args, dest, &event.destination);
+                .label(&event.tool, &event.args, dest, &event.destination);
             Ok(LabelIds {
                 args: labels.args,
                 destination: labels.destination,

@@ -33,7 +33,9 @@ use std::sync::Arc;
 use regex_syntax::hir::{Class, Hir, HirKind};
 use serde_json::{json, Map, Value};
 use stpc_runtime::decide::{LabelsIn, Query};
-use stpc_runtime::table::{domain, DimensionKind, FieldType, LabelRule, Node, Table, MISSING};
+use stpc_runtime::table::{
+    domain, Condition, DimensionKind, FieldType, LabelRule, Node, Table, MISSING,
+};
 use stpc_runtime::{Engine, LoadError};
 
 /// Most samples drawn from one labeler pattern.
@@ -60,11 +62,12 @@ pub fn vectors(table: &Table) -> Result<Vec<Value>, LoadError> {
     })];
     decide_vectors(&engine, &mut out);
     let arg_samples = arg_samples(table);
-    for (i, v) in arg_samples.iter().enumerate() {
-        let label = engine.labeler().label_value(v);
+    for (i, (field, v)) in arg_samples.iter().enumerate() {
+        let label = engine.labeler().label_value(field, v);
         out.push(json!({
             "kind": "label_arg",
             "id": format!("label-arg-{i}"),
+            "field": field,
             "value": v,
             "expect": table.lattices.args.label_name(label).unwrap_or(MISSING),
         }));
@@ -507,23 +510,21 @@ pub fn pattern_samples(regex: &str, limit: usize) -> Vec<String> {
     spread(&out, limit)
 }
 
+fn conditions(rules: &[LabelRule]) -> impl Iterator<Item = &Condition> {
+    rules.iter().flat_map(|r| r.when.iter().chain(&r.unless))
+}
+
 fn lexicon_ids(rules: &[LabelRule]) -> BTreeSet<u32> {
-    let mut ids = BTreeSet::new();
-    for r in rules {
-        match r {
-            LabelRule::Lexicon {
-                lexicon,
-                unless_lexicon,
-                ..
-            } => {
-                ids.insert(*lexicon);
-                ids.extend(unless_lexicon.iter().copied());
+    conditions(rules)
+        .filter_map(|c| match c {
+            Condition::Lexicon { lexicon }
+            | Condition::Terms { lexicon }
+            | Condition::Parts { lexicon } => Some(*lexicon),
+            Condition::Pattern { .. } | Condition::Entity { .. } | Condition::Address { .. } => {
+                None
             }
-            LabelRule::Pattern { unless_lexicon, .. } => ids.extend(unless_lexicon.iter().copied()),
-            LabelRule::Entity { .. } | LabelRule::Address { .. } => {}
-        }
-    }
-    ids
+        })
+        .collect()
 }
 
 fn phrases(t: &Table, ids: &BTreeSet<u32>) -> Vec<String> {
@@ -543,8 +544,8 @@ fn phrases(t: &Table, ids: &BTreeSet<u32>) -> Vec<String> {
 
 fn patterns(rules: &[LabelRule]) -> Vec<String> {
     let mut out = Vec::new();
-    for r in rules {
-        if let LabelRule::Pattern { regex, .. } = r {
+    for c in conditions(rules) {
+        if let Condition::Pattern { regex } = c {
             for s in pattern_samples(regex, PATTERN_SAMPLES) {
                 out.push(format!("see {s} now"));
                 out.push(s);
@@ -554,9 +555,34 @@ fn patterns(rules: &[LabelRule]) -> Vec<String> {
     out
 }
 
-/// Argument values for `label_arg` vectors, deduplicated, in a fixed order.
+/// Argument values for `label_arg` vectors, with the field they are given
+/// in (`value`, or a field a rule is limited to), deduplicated, in a fixed
+/// order.
 #[must_use]
-pub fn arg_samples(t: &Table) -> Vec<Value> {
+pub fn arg_samples(t: &Table) -> Vec<(String, Value)> {
+    let plain = plain_samples(t);
+    let mut out: Vec<(String, Value)> = plain
+        .iter()
+        .map(|v| ("value".to_owned(), v.clone()))
+        .collect();
+    let mut scoped: BTreeSet<&str> = BTreeSet::new();
+    for r in &t.labelers.args.rules {
+        scoped.extend(r.fields.iter().map(String::as_str));
+    }
+    for f in scoped {
+        out.extend(
+            plain
+                .iter()
+                .filter(|v| v.is_string())
+                .step_by(3)
+                .map(|v| (f.to_owned(), v.clone())),
+        );
+    }
+    out
+}
+
+/// Argument values for `label_arg` vectors.
+fn plain_samples(t: &Table) -> Vec<Value> {
     let rules = &t.labelers.args.rules;
     let mut strings: Vec<String> = Vec::new();
     for p in phrases(t, &lexicon_ids(rules)) {
@@ -617,8 +643,8 @@ pub fn destination_samples(t: &Table) -> Vec<String> {
         out.push(a.to_ascii_uppercase());
         out.push(a);
     }
-    for r in &t.labelers.destination.rules {
-        if let LabelRule::Address { glob, .. } = r {
+    for c in conditions(&t.labelers.destination.rules) {
+        if let Condition::Address { glob, .. } = c {
             let a = glob_instance(glob);
             out.push(format!("https://{a}/x"));
             out.push(format!("{a}/path"));
@@ -675,10 +701,14 @@ fn sample_for(ty: &FieldType, s: &Value, k: usize) -> Value {
     }
 }
 
-fn event_vectors(engine: &Engine, samples: &[Value], out: &mut Vec<Value>) {
+fn event_vectors(engine: &Engine, samples: &[(String, Value)], out: &mut Vec<Value>) {
     let t = engine.table();
     let names = names(engine);
-    let strings: Vec<&Value> = samples.iter().filter(|v| v.is_string()).collect();
+    let strings: Vec<&Value> = samples
+        .iter()
+        .map(|(_, v)| v)
+        .filter(|v| v.is_string())
+        .collect();
     if strings.is_empty() {
         return;
     }
@@ -767,7 +797,7 @@ fn event_vectors(engine: &Engine, samples: &[Value], out: &mut Vec<Value>) {
                 "budgets_exhausted": exhausted,
             });
             let dest_id = engine.decider().destination_id(&destination);
-            let labels = engine.labeler().label(&args, dest_id, &destination);
+            let labels = engine.labeler().label(tool, &args, dest_id, &destination);
             let field_refs = labels.field_refs();
             let budgets = t.budget_states(|b| exhausted.iter().any(|e| e == b));
             let q = Query {

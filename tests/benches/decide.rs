@@ -83,7 +83,13 @@ fn bench(c: &mut Criterion) {
     let mut g = c.benchmark_group("label");
     for (i, ev) in events.iter().enumerate() {
         g.bench_function(format!("event_{i}"), |b| {
-            b.iter(|| black_box(engine.labeler().label(black_box(ev), Some(0), "brave")));
+            b.iter(|| {
+                black_box(
+                    engine
+                        .labeler()
+                        .label("web_search", black_box(ev), Some(0), "brave"),
+                )
+            });
         });
     }
     g.finish();

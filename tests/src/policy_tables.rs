@@ -5,7 +5,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::table_builder::{cell, chain, lexicon, lower, Domain};
+use crate::table_builder::{cell, chain, lexicon, lower, rule, Domain};
 pub use crate::table_builder::{Coords, ARG_LABELS, DEST_LABELS, INTENT, MODES, SENSITIVE};
 use stpc_runtime::table::*;
 
@@ -365,21 +365,9 @@ pub fn table(name: &str, pipeline: Pipeline, tau: f64, scrub: bool) -> Table {
         labelers: Labelers {
             args: Labeler {
                 rules: vec![
-                    LabelRule::Lexicon {
-                        lexicon: 0,
-                        label: INTENT,
-                        unless_lexicon: None,
-                    },
-                    LabelRule::Lexicon {
-                        lexicon: 1,
-                        label: SENSITIVE,
-                        unless_lexicon: None,
-                    },
-                    LabelRule::Lexicon {
-                        lexicon: 2,
-                        label: SENSITIVE,
-                        unless_lexicon: None,
-                    },
+                    rule(vec![Condition::Lexicon { lexicon: 0 }], vec![], INTENT),
+                    rule(vec![Condition::Lexicon { lexicon: 1 }], vec![], SENSITIVE),
+                    rule(vec![Condition::Lexicon { lexicon: 2 }], vec![], SENSITIVE),
                 ],
                 fallback: 0,
             },

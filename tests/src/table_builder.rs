@@ -20,9 +20,9 @@ use std::collections::{BTreeMap, HashMap};
 
 use stpc_runtime::table::{
     domain as layout, validate, Action, Address, AddressKind, ArgField, AuditPolicy, Budget, Cell,
-    Destination, Diagram, Dimension, DimensionKind, FieldType, Labeler, Labelers, Lattice,
-    Lattices, Lexicon, LexiconEntry, Locality, Node, Observer, Step, Subject, Table, Tool,
-    Transform, FORMAT_VERSION, MISSING, UNKNOWN,
+    Condition, Destination, Diagram, Dimension, DimensionKind, FieldType, LabelRule, Labeler,
+    Labelers, Lattice, Lattices, Lexicon, LexiconEntry, Locality, Node, Observer, Step, Subject,
+    Table, Tool, Transform, FORMAT_VERSION, MISSING, UNKNOWN,
 };
 
 /// The dimension values a table's vocabulary does not name: modes,
@@ -136,6 +136,18 @@ pub fn lexicon(name: &str, entries: &[(&str, Option<&str>)]) -> Lexicon {
                 replacement: r.map(str::to_owned),
             })
             .collect(),
+    }
+}
+
+/// A labeler rule for every field and tool.
+#[must_use]
+pub fn rule(when: Vec<Condition>, unless: Vec<Condition>, label: u32) -> LabelRule {
+    LabelRule {
+        when,
+        unless,
+        fields: Vec::new(),
+        tools: Vec::new(),
+        label,
     }
 }
 

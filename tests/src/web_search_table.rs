@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::table_builder::{cell, chain, lexicon, lower, Domain};
+use crate::table_builder::{cell, chain, lexicon, lower, rule, Domain};
 pub use crate::table_builder::{Coords, ARG_LABELS, DEST_LABELS, INTENT, MODES, SENSITIVE};
 use stpc_runtime::table::*;
 
@@ -246,53 +246,62 @@ pub fn web_search_table(opts: &Options) -> Table {
         labelers: Labelers {
             args: Labeler {
                 rules: vec![
-                    LabelRule::Lexicon {
-                        lexicon: 0,
-                        label: INTENT,
-                        unless_lexicon: None,
-                    },
-                    LabelRule::Lexicon {
-                        lexicon: 1,
-                        label: SENSITIVE,
-                        unless_lexicon: Some(2),
-                    },
-                    LabelRule::Entity {
-                        kind: EntityKind::Email,
-                        label: 1,
-                    },
-                    LabelRule::Entity {
-                        kind: EntityKind::GovId,
-                        label: SENSITIVE,
-                    },
-                    LabelRule::Entity {
-                        kind: EntityKind::Date,
-                        label: SENSITIVE,
-                    },
-                    LabelRule::Pattern {
-                        regex: r"(?i)\bloans?\b".into(),
-                        label: SENSITIVE,
-                        unless_lexicon: None,
-                    },
-                    LabelRule::Lexicon {
-                        lexicon: 3,
-                        label: 0,
-                        unless_lexicon: None,
-                    },
+                    rule(vec![Condition::Lexicon { lexicon: 0 }], vec![], INTENT),
+                    rule(
+                        vec![Condition::Lexicon { lexicon: 1 }],
+                        vec![Condition::Lexicon { lexicon: 2 }],
+                        SENSITIVE,
+                    ),
+                    rule(
+                        vec![Condition::Entity {
+                            kind: EntityKind::Email,
+                        }],
+                        vec![],
+                        1,
+                    ),
+                    rule(
+                        vec![Condition::Entity {
+                            kind: EntityKind::GovId,
+                        }],
+                        vec![],
+                        SENSITIVE,
+                    ),
+                    rule(
+                        vec![Condition::Entity {
+                            kind: EntityKind::Date,
+                        }],
+                        vec![],
+                        SENSITIVE,
+                    ),
+                    rule(
+                        vec![Condition::Pattern {
+                            regex: r"(?i)\bloans?\b".into(),
+                        }],
+                        vec![],
+                        SENSITIVE,
+                    ),
+                    rule(vec![Condition::Lexicon { lexicon: 3 }], vec![], 0),
                 ],
                 fallback: 1,
             },
             destination: Labeler {
                 rules: vec![
-                    LabelRule::Address {
-                        kind: AddressKind::Host,
-                        glob: "*.gov".into(),
-                        label: 3,
-                    },
-                    LabelRule::Address {
-                        kind: AddressKind::Collection,
-                        glob: "oncology*".into(),
-                        label: 2,
-                    },
+                    rule(
+                        vec![Condition::Address {
+                            kind: AddressKind::Host,
+                            glob: "*.gov".into(),
+                        }],
+                        vec![],
+                        3,
+                    ),
+                    rule(
+                        vec![Condition::Address {
+                            kind: AddressKind::Collection,
+                            glob: "oncology*".into(),
+                        }],
+                        vec![],
+                        2,
+                    ),
                 ],
                 fallback: 2,
             },

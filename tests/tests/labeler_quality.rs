@@ -127,7 +127,9 @@ fn measure(name: &str, set: &str) -> (usize, f64, f64) {
         events += 1;
         let destination = event["destination"].as_str().expect("destination");
         let known = engine.decider().destination_id(destination);
-        let labels = engine.labeler().label(&event["args"], known, destination);
+        let labels = engine
+            .labeler()
+            .label("", &event["args"], known, destination);
         for (field, gold) in event["arg_labels"].as_object().expect("arg_labels") {
             let predicted = labels
                 .fields

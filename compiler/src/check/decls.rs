@@ -345,7 +345,7 @@ fn labelers(cx: &mut Cx<'_>) {
         };
         let mut fallback_at: Option<Span> = None;
         for rule in &l.rules {
-            let (matcher, label, unless, at) = match rule {
+            let r = match rule {
                 ast::LabelRule::Fallback { label, loc } => {
                     if let Some(first) = fallback_at {
                         cx.diags.push(errors::repeated(
@@ -359,89 +359,105 @@ fn labelers(cx: &mut Cx<'_>) {
                     out.fallback = cx.label(subj, label);
                     continue;
                 }
-                ast::LabelRule::Lexicon {
-                    lexicon,
-                    label,
-                    unless,
-                    loc,
-                } => {
-                    let lex = cx
-                        .lookup(m, lexicon, Kind::Lexicon)
-                        .map(|i| hir::Matcher::Lexicon(hir::LexiconId(i)));
-                    (lex, label, unless, loc.span())
-                }
-                ast::LabelRule::Pattern {
-                    regex,
-                    label,
-                    unless,
-                    loc,
-                } => {
-                    let ok = match regex::Regex::new(&regex.value) {
-                        Ok(_) => Some(hir::Matcher::Pattern(regex.value.clone())),
-                        Err(e) => {
-                            cx.diags
-                                .push(errors::bad_regex(&e.to_string(), regex.loc.span()));
-                            None
-                        }
-                    };
-                    (ok, label, unless, loc.span())
-                }
-                ast::LabelRule::Entity { kind, label, loc } => {
-                    if subj == hir::Subject::Destination {
-                        cx.diags.push(errors::labeler_rule(
-                            &l.name.name,
-                            "entity",
-                            "destination",
-                            loc.span(),
-                        ));
-                    }
-                    (
-                        entity(cx, kind).map(hir::Matcher::Entity),
-                        label,
-                        &None,
-                        loc.span(),
-                    )
-                }
-                ast::LabelRule::Address {
-                    kind,
-                    pattern,
-                    label,
-                    loc,
-                } => {
-                    if subj == hir::Subject::Args {
-                        cx.diags.push(errors::labeler_rule(
-                            &l.name.name,
-                            kind.keyword(),
-                            "args",
-                            loc.span(),
-                        ));
-                    }
-                    (
-                        Some(hir::Matcher::Address(
-                            address_kind(*kind),
-                            pattern.value.clone(),
-                        )),
-                        label,
-                        &None,
-                        loc.span(),
-                    )
-                }
+                ast::LabelRule::Match(r) => r,
             };
-            let label = cx.label(subj, label);
-            let unless = unless
-                .as_ref()
-                .and_then(|u| cx.lookup(m, u, Kind::Lexicon).map(hir::LexiconId));
-            if let (Some(matcher), Some(label)) = (matcher, label) {
-                out.rules.push(hir::LabelRule {
-                    matcher,
-                    label,
-                    unless,
-                    span: at,
-                });
+            if subj == hir::Subject::Destination && !(r.fields.is_empty() && r.tools.is_empty()) {
+                cx.diags.push(errors::labeler_rule(
+                    &l.name.name,
+                    "field and tool scope",
+                    "destination",
+                    r.loc.span(),
+                ));
             }
+            let at = || MatcherCx {
+                module: m,
+                labeler: &l.name.name,
+                subject: subj,
+            };
+            let when: Vec<Option<hir::Matcher>> =
+                r.when.iter().map(|x| matcher(cx, at(), x)).collect();
+            let unless: Vec<Option<hir::Matcher>> =
+                r.unless.iter().map(|x| matcher(cx, at(), x)).collect();
+            let label = cx.label(subj, &r.label);
+            let (Some(when), Some(unless), Some(label)) = (
+                when.into_iter().collect::<Option<Vec<_>>>(),
+                unless.into_iter().collect::<Option<Vec<_>>>(),
+                label,
+            ) else {
+                continue;
+            };
+            out.rules.push(hir::LabelRule {
+                when,
+                unless,
+                tools: r.tools.iter().map(|t| t.name.clone()).collect(),
+                fields: r.fields.iter().map(|f| f.name.clone()).collect(),
+                label,
+                span: r.loc.span(),
+            });
         }
         cx.program.labelers.push(out);
     }
+}
+
+/// Where a matcher is checked: the module, the labeler and its subject.
+struct MatcherCx<'a> {
+    module: usize,
+    labeler: &'a str,
+    subject: hir::Subject,
+}
+
+/// One condition of a labeler rule, resolved and checked.
+fn matcher(cx: &mut Cx<'_>, at: MatcherCx<'_>, m: &ast::Matcher) -> Option<hir::Matcher> {
+    let lexicon = |cx: &mut Cx<'_>, name: &ast::Ident| {
+        cx.lookup(at.module, name, Kind::Lexicon)
+            .map(hir::LexiconId)
+    };
+    match m {
+        ast::Matcher::Lexicon(n) => lexicon(cx, n).map(hir::Matcher::Lexicon),
+        ast::Matcher::Terms(n) => lexicon(cx, n).map(hir::Matcher::Terms),
+        ast::Matcher::Parts(n) => lexicon(cx, n).map(hir::Matcher::Parts),
+        ast::Matcher::Pattern(regex) => match pattern_error(&regex.value) {
+            None => Some(hir::Matcher::Pattern(regex.value.clone())),
+            Some(e) => {
+                cx.diags.push(errors::bad_regex(&e, regex.loc.span()));
+                None
+            }
+        },
+        ast::Matcher::Entity(kind) => {
+            if at.subject == hir::Subject::Destination {
+                cx.diags.push(errors::labeler_rule(
+                    at.labeler,
+                    "entity",
+                    "destination",
+                    kind.loc.span(),
+                ));
+            }
+            entity(cx, kind).map(hir::Matcher::Entity)
+        }
+        ast::Matcher::Address(kind, pattern) => {
+            if at.subject == hir::Subject::Args {
+                cx.diags.push(errors::labeler_rule(
+                    at.labeler,
+                    kind.keyword(),
+                    "args",
+                    pattern.loc.span(),
+                ));
+            }
+            Some(hir::Matcher::Address(
+                address_kind(*kind),
+                pattern.value.clone(),
+            ))
+        }
+    }
+}
+
+/// Why a pattern does not compile within the runtime's limit, if it does not.
+fn pattern_error(regex: &str) -> Option<String> {
+    regex::RegexBuilder::new(regex)
+        .size_limit(stpc_runtime::label::limits::PATTERN_SIZE)
+        .build()
+        .err()
+        .map(|e| e.to_string())
 }
 
 /// Whether a step applies to a value of type `ty`.

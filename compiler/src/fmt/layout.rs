@@ -409,13 +409,7 @@ impl<'t> Slots<'t> {
 }
 
 fn label_rule_loc(r: &LabelRule) -> Loc {
-    match r {
-        LabelRule::Lexicon { loc, .. }
-        | LabelRule::Pattern { loc, .. }
-        | LabelRule::Entity { loc, .. }
-        | LabelRule::Address { loc, .. }
-        | LabelRule::Fallback { loc, .. } => *loc,
-    }
+    r.loc()
 }
 
 fn step_loc(s: &TransformStep) -> Loc {

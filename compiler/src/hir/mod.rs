@@ -523,9 +523,13 @@ pub struct Labeler {
 /// What a labeler rule matches.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Matcher {
-    /// A phrase of a lexicon.
+    /// A phrase of a lexicon, verbatim.
     Lexicon(LexiconId),
-    /// A regular expression (known to compile).
+    /// A term of a lexicon as words (folded, inflected, compounds, typos).
+    Terms(LexiconId),
+    /// A term of a lexicon inside words.
+    Parts(LexiconId),
+    /// A regular expression (known to compile within the runtime's limits).
     Pattern(String),
     /// An entity kind.
     Entity(EntityKind),
@@ -533,15 +537,20 @@ pub enum Matcher {
     Address(AddressKind, String),
 }
 
-/// One labeler rule: a matcher, the label a hit gives, and a hard negative.
+/// One labeler rule: conditions that must all hold, hard negatives none of
+/// which may, and the label.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LabelRule {
-    /// What it matches.
-    pub matcher: Matcher,
-    /// The label a hit gives.
+    /// Conditions that must all hold (at least one).
+    pub when: Vec<Matcher>,
+    /// Conditions none of which may hold.
+    pub unless: Vec<Matcher>,
+    /// Tool names the rule is limited to (empty: every tool).
+    pub tools: Vec<String>,
+    /// Field names the rule is limited to (empty: every field).
+    pub fields: Vec<String>,
+    /// The label a match gives.
     pub label: LabelId,
-    /// A lexicon whose hit cancels this rule.
-    pub unless: Option<LexiconId>,
     /// The rule.
     pub span: Span,
 }

@@ -64,24 +64,15 @@ fn merge(
         }
         for r in &l.rules {
             let label = vocab::label(p, subject, r.label, l.span, out);
-            let unless_lexicon = r.unless.and_then(|u| ix.lexicon(u));
-            rules.push(match &r.matcher {
-                hir::Matcher::Lexicon(lex) => t::LabelRule::Lexicon {
-                    lexicon: vocab::must(ix.lexicon(*lex), l.span, "a labeler's lexicon", out),
-                    label,
-                    unless_lexicon,
-                },
-                hir::Matcher::Pattern(re) => t::LabelRule::Pattern {
-                    regex: re.clone(),
-                    label,
-                    unless_lexicon,
-                },
-                hir::Matcher::Entity(k) => t::LabelRule::Entity { kind: *k, label },
-                hir::Matcher::Address(k, glob) => t::LabelRule::Address {
-                    kind: vocab::address_kind(*k),
-                    glob: glob.clone(),
-                    label,
-                },
+            let mut cond = |m: &hir::Matcher| condition(ix, m, l.span, out);
+            let when = r.when.iter().map(&mut cond).collect();
+            let unless = r.unless.iter().map(&mut cond).collect();
+            rules.push(t::LabelRule {
+                when,
+                unless,
+                fields: r.fields.clone(),
+                tools: r.tools.clone(),
+                label,
             });
         }
     }
@@ -95,4 +86,33 @@ fn merge(
         rules,
         fallback: vocab::label(p, subject, fallback, span, out),
     })
+}
+
+/// A condition of the table, its lexicon renumbered.
+fn condition(
+    ix: &vocab::Index,
+    m: &hir::Matcher,
+    span: crate::Span,
+    out: &mut Vec<Diagnostic>,
+) -> t::Condition {
+    let lex = |id: hir::LexiconId, out: &mut Vec<Diagnostic>| {
+        vocab::must(ix.lexicon(id), span, "a labeler's lexicon", out)
+    };
+    match m {
+        hir::Matcher::Lexicon(l) => t::Condition::Lexicon {
+            lexicon: lex(*l, out),
+        },
+        hir::Matcher::Terms(l) => t::Condition::Terms {
+            lexicon: lex(*l, out),
+        },
+        hir::Matcher::Parts(l) => t::Condition::Parts {
+            lexicon: lex(*l, out),
+        },
+        hir::Matcher::Pattern(re) => t::Condition::Pattern { regex: re.clone() },
+        hir::Matcher::Entity(k) => t::Condition::Entity { kind: *k },
+        hir::Matcher::Address(k, glob) => t::Condition::Address {
+            kind: vocab::address_kind(*k),
+            glob: glob.clone(),
+        },
+    }
 }

@@ -103,11 +103,14 @@ pub(crate) fn index(p: &hir::Program, c: &hir::Contract, d: &Domain) -> Index {
         .filter(|(id, _)| c.uses_labeler(hir::LabelerId(*id)))
         .map(|(_, l)| l);
     for labeler in used {
-        for rule in &labeler.rules {
-            if let hir::Matcher::Lexicon(l) = rule.matcher {
-                lex.insert(l);
+        for m in labeler
+            .rules
+            .iter()
+            .flat_map(|r| r.when.iter().chain(&r.unless))
+        {
+            if let hir::Matcher::Lexicon(l) | hir::Matcher::Terms(l) | hir::Matcher::Parts(l) = m {
+                lex.insert(*l);
             }
-            lex.extend(rule.unless);
         }
     }
     Index {

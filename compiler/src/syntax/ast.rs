@@ -366,48 +366,8 @@ pub struct Labeler {
 /// One labeler rule.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum LabelRule {
-    /// `lexicon health -> sensitive [unless lexicon x];`
-    Lexicon {
-        /// The lexicon.
-        lexicon: Ident,
-        /// The label a hit gives.
-        label: Ident,
-        /// A hard-negative lexicon that cancels the hit.
-        unless: Option<Ident>,
-        /// The rule.
-        loc: Loc,
-    },
-    /// `pattern r"\d+" -> sensitive [unless lexicon x];`
-    Pattern {
-        /// The regular expression.
-        regex: Str,
-        /// The label a hit gives.
-        label: Ident,
-        /// A hard-negative lexicon that cancels the hit.
-        unless: Option<Ident>,
-        /// The rule.
-        loc: Loc,
-    },
-    /// `entity email -> personal;`
-    Entity {
-        /// The entity kind.
-        kind: Ident,
-        /// The label a hit gives.
-        label: Ident,
-        /// The rule.
-        loc: Loc,
-    },
-    /// `host "*.gov" -> regulated;`
-    Address {
-        /// Host, URL or collection.
-        kind: AddressKind,
-        /// The glob.
-        pattern: Str,
-        /// The label a hit gives.
-        label: Ident,
-        /// The rule.
-        loc: Loc,
-    },
+    /// `[tool a:] [field x, y:] m1 and m2 -> label [unless m3 or m4];`
+    Match(MatchRule),
     /// `fallback personal;`
     Fallback {
         /// The label for values no rule labels.
@@ -415,6 +375,62 @@ pub enum LabelRule {
         /// The rule.
         loc: Loc,
     },
+}
+
+impl LabelRule {
+    /// The rule's location.
+    pub fn loc(&self) -> Loc {
+        match self {
+            LabelRule::Match(m) => m.loc,
+            LabelRule::Fallback { loc, .. } => *loc,
+        }
+    }
+}
+
+/// A labeler rule with its conditions.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct MatchRule {
+    /// `tool a, b:`: the tools the rule is limited to (empty: every tool).
+    pub tools: Vec<Ident>,
+    /// `field x, y:`: the argument fields it is limited to (empty: every field).
+    pub fields: Vec<Ident>,
+    /// Conditions that must all hold.
+    pub when: Vec<Matcher>,
+    /// The label a match gives.
+    pub label: Ident,
+    /// Hard negatives: none of them may hold.
+    pub unless: Vec<Matcher>,
+    /// The rule.
+    pub loc: Loc,
+}
+
+/// Something that occurs in a value.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Matcher {
+    /// `lexicon x`: a phrase of `x`, verbatim.
+    Lexicon(Ident),
+    /// `terms x`: a term of `x` as words (folded, inflected, compounds, typos).
+    Terms(Ident),
+    /// `parts x`: a term of `x` inside words.
+    Parts(Ident),
+    /// `pattern r"..."`
+    Pattern(Str),
+    /// `entity email`
+    Entity(Ident),
+    /// `host "*.gov"`, `url "..."`, `collection "..."`
+    Address(AddressKind, Str),
+}
+
+impl Matcher {
+    /// Where the matcher is written (its name or string).
+    pub fn loc(&self) -> Loc {
+        match self {
+            Matcher::Lexicon(i) | Matcher::Terms(i) | Matcher::Parts(i) | Matcher::Entity(i) => {
+                i.loc
+            }
+            Matcher::Pattern(s) | Matcher::Address(_, s) => s.loc,
+        }
+    }
 }
 
 /// `transform name(text, entity) -> public { steps }`

@@ -488,6 +488,45 @@ fn chain_pieces(c: &Chain) -> Vec<String> {
         .collect()
 }
 
+/// A labeler rule as a head (scope and conditions) and a tail (`-> label`,
+/// hard negatives and `;`).
+fn match_rule_parts(m: &MatchRule) -> (String, String) {
+    let mut head = String::new();
+    if !m.tools.is_empty() {
+        head.push_str(&format!("tool {}", names(&m.tools)));
+        head.push_str(if m.fields.is_empty() { ": " } else { " " });
+    }
+    if !m.fields.is_empty() {
+        head.push_str(&format!("field {}: ", names(&m.fields)));
+    }
+    head.push_str(&m.when.iter().map(matcher).collect::<Vec<_>>().join(" and "));
+    let mut tail = format!("-> {}", m.label.name);
+    if !m.unless.is_empty() {
+        tail.push_str(" unless ");
+        tail.push_str(
+            &m.unless
+                .iter()
+                .map(matcher)
+                .collect::<Vec<_>>()
+                .join(" or "),
+        );
+    }
+    tail.push(';');
+    (head, tail)
+}
+
+/// A matcher as written.
+pub fn matcher(m: &Matcher) -> String {
+    match m {
+        Matcher::Lexicon(i) => format!("lexicon {}", i.name),
+        Matcher::Terms(i) => format!("terms {}", i.name),
+        Matcher::Parts(i) => format!("parts {}", i.name),
+        Matcher::Pattern(s) => format!("pattern {}", quote(s)),
+        Matcher::Entity(i) => format!("entity {}", i.name),
+        Matcher::Address(k, s) => format!("{} {}", k.keyword(), quote(s)),
+    }
+}
+
 fn chain(c: &Chain) -> String {
     chain_pieces(c).join(" ")
 }
@@ -772,47 +811,13 @@ impl Printer {
 
     /// A labeler rule: one line, or broken before `->` when too long.
     fn label_rule(&mut self, r: &LabelRule) {
-        let unless = |u: &Option<Ident>| {
-            u.as_ref()
-                .map(|u| format!(" unless lexicon {}", u.name))
-                .unwrap_or_default()
-        };
-        let (head, tail) = match r {
-            LabelRule::Lexicon {
-                lexicon,
-                label,
-                unless: u,
-                ..
-            } => (
-                format!("lexicon {}", lexicon.name),
-                format!("-> {}{};", label.name, unless(u)),
-            ),
-            LabelRule::Pattern {
-                regex,
-                label,
-                unless: u,
-                ..
-            } => (
-                format!("pattern {}", quote(regex)),
-                format!("-> {}{};", label.name, unless(u)),
-            ),
-            LabelRule::Entity { kind, label, .. } => (
-                format!("entity {}", kind.name),
-                format!("-> {};", label.name),
-            ),
-            LabelRule::Address {
-                kind,
-                pattern,
-                label,
-                ..
-            } => (
-                format!("{} {}", kind.keyword(), quote(pattern)),
-                format!("-> {};", label.name),
-            ),
+        let m = match r {
+            LabelRule::Match(m) => m,
             LabelRule::Fallback { label, .. } => {
                 return self.line(&format!("fallback {};", label.name))
             }
         };
+        let (head, tail) = match_rule_parts(m);
         let one = format!("{}{head} {tail}", pad(self.indent));
         if width(&one) <= WIDTH {
             self.units.push(one);

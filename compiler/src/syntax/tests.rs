@@ -62,7 +62,10 @@ fn raw_strings_keep_backslashes() {
     let ast::Item::Labeler(l) = &f.items[0] else {
         panic!()
     };
-    let ast::LabelRule::Pattern { regex, .. } = &l.rules[0] else {
+    let ast::LabelRule::Match(m) = &l.rules[0] else {
+        panic!()
+    };
+    let ast::Matcher::Pattern(regex) = &m.when[0] else {
         panic!()
     };
     assert_eq!(regex.value, r#"\d{3}-"x""#);
@@ -359,4 +362,27 @@ fn keyword_lists_are_the_grammars() {
         .map(|w| w.trim().trim_matches('"').to_owned())
         .collect();
     assert_eq!(sorted(reserved), own(RESERVED), "RESERVED");
+}
+
+#[test]
+fn labeler_rules_combine_conditions_and_scopes() {
+    let f = parse_ok(
+        "labeler l for args { tool t field a, b: terms x and entity email -> sensitive unless terms y or lexicon z; fallback public; }",
+    );
+    let ast::Item::Labeler(l) = &f.items[0] else {
+        panic!()
+    };
+    let ast::LabelRule::Match(m) = &l.rules[0] else {
+        panic!()
+    };
+    assert_eq!(m.tools.len(), 1);
+    assert_eq!(m.fields.len(), 2);
+    assert!(matches!(
+        &m.when[..],
+        [ast::Matcher::Terms(_), ast::Matcher::Entity(_)]
+    ));
+    assert!(matches!(
+        &m.unless[..],
+        [ast::Matcher::Terms(_), ast::Matcher::Lexicon(_)]
+    ));
 }

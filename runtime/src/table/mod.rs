@@ -49,7 +49,7 @@ pub use digest::{canonical_bytes, compute_digest};
 pub use schema::json_schema;
 
 /// The format version this runtime reads and writes.
-pub const FORMAT_VERSION: u32 = 1;
+pub const FORMAT_VERSION: u32 = 2;
 
 /// The name of the implicit last value of the tool and destination dimensions.
 pub const UNKNOWN: &str = "<unknown>";
@@ -687,43 +687,65 @@ pub struct Labeler {
     pub fallback: u32,
 }
 
-/// One labeler rule.
+/// One labeler rule: when every condition of `when` holds in a value and
+/// none of `unless` does, the value gets `label`. A rule with `fields` (or
+/// `tools`) applies only to argument fields of those names (or events of
+/// those tools); destination rules have neither.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields, rename_all = "snake_case", tag = "rule")]
-pub enum LabelRule {
-    /// Any phrase of a lexicon occurs.
+#[serde(deny_unknown_fields, rename_all = "snake_case")]
+pub struct LabelRule {
+    /// Conditions that must all hold (at least one).
+    pub when: Vec<Condition>,
+    /// Conditions none of which may hold (hard negatives).
+    pub unless: Vec<Condition>,
+    /// Argument field names the rule is limited to; empty: every field.
+    pub fields: Vec<String>,
+    /// Tool names the rule is limited to; empty: every tool.
+    pub tools: Vec<String>,
+    /// Label id.
+    pub label: u32,
+}
+
+/// Something that occurs in a value (a string leaf, or a destination).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "snake_case", tag = "match")]
+pub enum Condition {
+    /// A phrase of a lexicon occurs verbatim at word boundaries (ASCII
+    /// case-insensitive).
     Lexicon {
         /// Lexicon index.
         lexicon: u32,
-        /// Label id.
-        label: u32,
-        /// Suppress the hit when this lexicon also occurs (hard negatives).
-        unless_lexicon: Option<u32>,
+    },
+    /// A term of a lexicon occurs as words: case and accents folded,
+    /// inflectional endings accepted, `*` at either end of an entry
+    /// matching inside a word (compounds), one typo tolerated in long
+    /// words. The matching rules are in the book's table-format chapter.
+    Terms {
+        /// Lexicon index.
+        lexicon: u32,
+    },
+    /// A term of a lexicon occurs anywhere inside a word (concatenated
+    /// names such as host labels and mailboxes: `soberpath`, `debtfree`).
+    Parts {
+        /// Lexicon index.
+        lexicon: u32,
     },
     /// A regular expression (Rust `regex` syntax) matches.
     Pattern {
         /// The expression.
         regex: String,
-        /// Label id.
-        label: u32,
-        /// Suppress the hit when this lexicon also occurs.
-        unless_lexicon: Option<u32>,
     },
     /// An entity of a kind occurs.
     Entity {
         /// Entity kind.
         kind: EntityKind,
-        /// Label id.
-        label: u32,
     },
-    /// The address matches a glob (`*`, `?`), case-insensitively.
+    /// The destination matches a glob (`*`, `?`), case-insensitively.
     Address {
         /// Which part of the destination the glob is matched against.
         kind: AddressKind,
         /// The glob.
         glob: String,
-        /// Label id.
-        label: u32,
     },
 }
 

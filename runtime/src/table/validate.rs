@@ -16,8 +16,8 @@
 use std::collections::HashSet;
 
 use super::{
-    domain, Cell, DimensionKind, FieldType, LabelRule, Lattice, Node, Step, Subject, Table,
-    MAX_DIMS, MISSING, UNKNOWN,
+    domain, Cell, Condition, DimensionKind, FieldType, LabelRule, Lattice, Node, Step, Subject,
+    Table, MAX_DIMS, MISSING, UNKNOWN,
 };
 use crate::error::LoadError;
 
@@ -457,30 +457,20 @@ fn labeler(
     let lex = t.lexicons.len();
     for (i, r) in rules.iter().enumerate() {
         let w = format!("{what}.rules[{i}]");
-        match r {
-            LabelRule::Lexicon {
-                lexicon,
-                label,
-                unless_lexicon,
-            } => {
-                index(format!("{w}.lexicon"), *lexicon, lex)?;
-                index(format!("{w}.label"), *label, n)?;
-                if let Some(u) = unless_lexicon {
-                    index(format!("{w}.unless_lexicon"), *u, lex)?;
+        index(format!("{w}.label"), r.label, n)?;
+        if r.when.is_empty() {
+            return Err(LoadError::invalid(w, "a rule needs at least one condition"));
+        }
+        for (j, c) in r.when.iter().chain(&r.unless).enumerate() {
+            match c {
+                Condition::Lexicon { lexicon }
+                | Condition::Terms { lexicon }
+                | Condition::Parts { lexicon } => {
+                    index(format!("{w}.conditions[{j}].lexicon"), *lexicon, lex)?;
                 }
-            }
-            LabelRule::Pattern {
-                label,
-                unless_lexicon,
-                ..
-            } => {
-                index(format!("{w}.label"), *label, n)?;
-                if let Some(u) = unless_lexicon {
-                    index(format!("{w}.unless_lexicon"), *u, lex)?;
-                }
-            }
-            LabelRule::Entity { label, .. } | LabelRule::Address { label, .. } => {
-                index(format!("{w}.label"), *label, n)?;
+                Condition::Pattern { .. }
+                | Condition::Entity { .. }
+                | Condition::Address { .. } => {}
             }
         }
     }

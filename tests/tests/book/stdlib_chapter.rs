@@ -348,18 +348,22 @@ fn lexicons(s: &Std) -> String {
     let mut uses: BTreeMap<usize, Vec<String>> = BTreeMap::new();
     for l in s.sorted(&s.program.labelers, |l| l.span) {
         for r in &l.rules {
-            if let Matcher::Lexicon(id) = r.matcher {
-                uses.entry(id.index()).or_default().push(format!(
-                    "`{}` → `{}`",
-                    l.name,
-                    s.label(r.label)
-                ));
+            for m in &r.when {
+                if let Some(id) = lexicon_of(m) {
+                    let text = format!("`{}` → `{}`", l.name, s.label(r.label));
+                    let v = uses.entry(id.index()).or_default();
+                    if !v.contains(&text) {
+                        v.push(text);
+                    }
+                }
             }
-            if let Some(id) = r.unless {
-                let text = format!("`{}` (unless)", l.name);
-                let v = uses.entry(id.index()).or_default();
-                if !v.contains(&text) {
-                    v.push(text);
+            for m in &r.unless {
+                if let Some(id) = lexicon_of(m) {
+                    let text = format!("`{}` (unless)", l.name);
+                    let v = uses.entry(id.index()).or_default();
+                    if !v.contains(&text) {
+                        v.push(text);
+                    }
                 }
             }
         }
@@ -411,9 +415,18 @@ fn lexicons(s: &Std) -> String {
 }
 
 /// One labeler rule's matcher, briefly.
+fn lexicon_of(m: &Matcher) -> Option<hir::LexiconId> {
+    match m {
+        Matcher::Lexicon(id) | Matcher::Terms(id) | Matcher::Parts(id) => Some(*id),
+        Matcher::Pattern(_) | Matcher::Entity(_) | Matcher::Address(..) => None,
+    }
+}
+
 fn matcher(s: &Std, m: &Matcher) -> String {
     match m {
         Matcher::Lexicon(id) => format!("lexicon `{}`", s.lexicon(*id)),
+        Matcher::Terms(id) => format!("terms `{}`", s.lexicon(*id)),
+        Matcher::Parts(id) => format!("parts `{}`", s.lexicon(*id)),
         Matcher::Pattern(_) => "pattern".into(),
         Matcher::Entity(k) => format!("entity `{}`", k.as_str()),
         Matcher::Address(kind, glob) => address(&hir::Address {
@@ -451,20 +464,31 @@ fn labelers(s: &Std) -> String {
         let mut patterns: BTreeMap<(usize, u32), (usize, usize)> = BTreeMap::new();
         for r in &l.rules {
             let key = (rank(r.label), r.label.0);
-            if let Matcher::Pattern(_) = r.matcher {
+            if r.when.iter().all(|m| matches!(m, Matcher::Pattern(_))) {
                 let p = patterns.entry(key).or_default();
                 p.0 += 1;
-                p.1 += usize::from(r.unless.is_some());
+                p.1 += usize::from(!r.unless.is_empty());
                 by_label.entry(key).or_default();
                 continue;
             }
-            let unless = r
-                .unless
-                .map_or_else(String::new, |u| format!(" unless `{}`", s.lexicon(u)));
+            let unless = if r.unless.is_empty() {
+                String::new()
+            } else {
+                let u: Vec<String> = r.unless.iter().map(|m| matcher(s, m)).collect();
+                format!(" unless {}", u.join(" or "))
+            };
+            let mut scope = String::new();
+            if !r.tools.is_empty() {
+                scope.push_str(&format!("tool {} ", r.tools.join(", ")));
+            }
+            if !r.fields.is_empty() {
+                scope.push_str(&format!("field {}: ", r.fields.join(", ")));
+            }
+            let when: Vec<String> = r.when.iter().map(|m| matcher(s, m)).collect();
             by_label
                 .entry(key)
                 .or_default()
-                .push(format!("{}{unless}", matcher(s, &r.matcher)));
+                .push(format!("{scope}{}{unless}", when.join(" and ")));
         }
         for (key, mut rules) in by_label {
             if let Some((n, with_unless)) = patterns.get(&key) {

@@ -100,7 +100,9 @@ fn replay(engine: &Engine, v: &Value) -> Option<Value> {
             ))
         }
         "label_arg" => {
-            let l = engine.labeler().label_value(&v["value"]);
+            let l = engine
+                .labeler()
+                .label_value(v["field"].as_str().unwrap_or("value"), &v["value"]);
             Some(json!(t.lattices.args.label_name(l).unwrap()))
         }
         "label_destination" => {

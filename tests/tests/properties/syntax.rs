@@ -258,35 +258,39 @@ fn lexicon() -> impl Strategy<Value = Item> {
     })
 }
 
+fn matcher() -> impl Strategy<Value = Matcher> {
+    prop_oneof![
+        ident().prop_map(Matcher::Lexicon),
+        ident().prop_map(Matcher::Terms),
+        ident().prop_map(Matcher::Parts),
+        text().prop_map(Matcher::Pattern),
+        ident().prop_map(Matcher::Entity),
+        (address_kind(), string()).prop_map(|(k, s)| Matcher::Address(k, s)),
+    ]
+}
+
 fn labeler() -> impl Strategy<Value = Item> {
     let loc = Loc::default();
+    let matched = (
+        prop::collection::vec(ident(), 0..2),
+        prop::collection::vec(ident(), 0..3),
+        prop::collection::vec(matcher(), 1..3),
+        ident(),
+        prop::collection::vec(matcher(), 0..3),
+    )
+        .prop_map(move |(tools, fields, when, label, unless)| {
+            LabelRule::Match(MatchRule {
+                tools,
+                fields,
+                when,
+                label,
+                unless,
+                loc,
+            })
+        });
     let rule = prop_oneof![
-        (ident(), ident(), prop::option::of(ident())).prop_map(move |(lexicon, label, unless)| {
-            LabelRule::Lexicon {
-                lexicon,
-                label,
-                unless,
-                loc,
-            }
-        }),
-        (text(), ident(), prop::option::of(ident())).prop_map(move |(regex, label, unless)| {
-            LabelRule::Pattern {
-                regex,
-                label,
-                unless,
-                loc,
-            }
-        }),
-        (ident(), ident()).prop_map(move |(kind, label)| LabelRule::Entity { kind, label, loc }),
-        (address_kind(), string(), ident()).prop_map(move |(kind, pattern, label)| {
-            LabelRule::Address {
-                kind,
-                pattern,
-                label,
-                loc,
-            }
-        }),
-        ident().prop_map(move |label| LabelRule::Fallback { label, loc }),
+        4 => matched,
+        1 => ident().prop_map(move |label| LabelRule::Fallback { label, loc }),
     ];
     (ident(), subject(), prop::collection::vec(rule, 0..5)).prop_map(|(name, subject, rules)| {
         Item::Labeler(Labeler {

@@ -30,19 +30,25 @@ fn labeler() -> Labeler {
 #[test]
 fn lexicon_hits_respect_word_boundaries_and_case() {
     let l = labeler();
-    assert_eq!(l.label_value(&json!("how to BREAK MY LEASE early")), INTENT);
-    assert_eq!(l.label_value(&json!("eviction")), INTENT);
+    assert_eq!(
+        l.label_value("q", &json!("how to BREAK MY LEASE early")),
+        INTENT
+    );
+    assert_eq!(l.label_value("q", &json!("eviction")), INTENT);
     // `penalty` inside `penaltybox` is not a word hit; no rule matches -> fallback.
-    assert_eq!(l.label_value(&json!("penaltybox scores")), PERSONAL);
-    assert_eq!(l.label_value(&json!("weather in Lisbon")), PUBLIC);
+    assert_eq!(l.label_value("q", &json!("penaltybox scores")), PERSONAL);
+    assert_eq!(l.label_value("q", &json!("weather in Lisbon")), PUBLIC);
 }
 
 #[test]
 fn unless_lexicon_suppresses_hard_negatives() {
     let l = labeler();
-    assert_eq!(l.label_value(&json!("oncology clinics near me")), SENSITIVE);
     assert_eq!(
-        l.label_value(&json!("oncology public health statistics")),
+        l.label_value("q", &json!("oncology clinics near me")),
+        SENSITIVE
+    );
+    assert_eq!(
+        l.label_value("q", &json!("oncology public health statistics")),
         PERSONAL
     );
 }
@@ -50,33 +56,43 @@ fn unless_lexicon_suppresses_hard_negatives() {
 #[test]
 fn unmatched_values_get_the_fallback_never_public() {
     let l = labeler();
-    assert_eq!(l.label_value(&json!("something nobody listed")), PERSONAL);
-    assert_eq!(l.label_value(&json!("")), PERSONAL);
-    assert_eq!(l.label_value(&json!([])), PERSONAL);
-    assert_eq!(l.label_value(&json!(42)), PERSONAL);
+    assert_eq!(
+        l.label_value("q", &json!("something nobody listed")),
+        PERSONAL
+    );
+    assert_eq!(l.label_value("q", &json!("")), PERSONAL);
+    assert_eq!(l.label_value("q", &json!([])), PERSONAL);
+    assert_eq!(l.label_value("q", &json!(42)), PERSONAL);
 }
 
 #[test]
 fn leaves_are_labeled_one_by_one_and_joined() {
     let l = labeler();
     // A public leaf cannot hide an unlabeled one.
-    assert_eq!(l.label_value(&json!(["weather", "my own thing"])), PERSONAL);
     assert_eq!(
-        l.label_value(&json!({"filters": {"topic": "eviction"}})),
+        l.label_value("q", &json!(["weather", "my own thing"])),
+        PERSONAL
+    );
+    assert_eq!(
+        l.label_value("q", &json!({"filters": {"topic": "eviction"}})),
         INTENT
     );
     // Object keys are labeled too.
-    assert_eq!(l.label_value(&json!({"eviction": true})), INTENT);
+    assert_eq!(l.label_value("q", &json!({"eviction": true})), INTENT);
     // Numbers count as their text for patterns and entities.
-    assert_eq!(l.label_value(&json!({"n": "ssn 123-45-6789"})), SENSITIVE);
-    let (fields, joined) = l.label_args(&json!({"q": "weather", "note": "loan rates"}));
+    assert_eq!(
+        l.label_value("q", &json!({"n": "ssn 123-45-6789"})),
+        SENSITIVE
+    );
+    let (fields, joined) =
+        l.label_args("web_search", &json!({"q": "weather", "note": "loan rates"}));
     assert_eq!(
         fields,
         vec![("note".to_owned(), SENSITIVE), ("q".to_owned(), PUBLIC)]
     );
     assert_eq!(joined, Some(SENSITIVE));
-    assert_eq!(l.label_args(&json!({})).1, Some(PUBLIC));
-    assert_eq!(l.label_args(&json!("not an object")).1, None);
+    assert_eq!(l.label_args("web_search", &json!({})).1, Some(PUBLIC));
+    assert_eq!(l.label_args("web_search", &json!("not an object")).1, None);
 }
 
 #[test]

@@ -471,7 +471,7 @@ proptest! {
                 let sent = t.dispatch();
                 let call = sent.call();
                 let dest = engine.decider().destination_id(call.destination());
-                let (fields, joined) = engine.labeler().label_args(call.args());
+                let (fields, joined) = engine.labeler().label_args("web_search", call.args());
                 prop_assert!(joined.is_some());
                 for (f, l) in fields {
                     prop_assert!(!engine.is_forbidden(dest, Some(l)), "field {} at label {}", f, l);

@@ -518,16 +518,69 @@ impl Builder {
         Ok(Lexicon { name, entries, loc })
     }
 
-    fn except(&self, c: &mut Children<'_>) -> Result<Option<Ident>> {
-        match c.optional(Rule::except_clause) {
-            Some(p) => {
-                let mut ec = self.children(p);
-                let id = self.ident(ec.expect(Rule::ident)?)?;
-                ec.finish()?;
-                Ok(Some(id))
+    fn matcher(&self, pair: Pair<'_, Rule>) -> Result<Matcher> {
+        let mut mc = self.children(pair.clone());
+        let Some(inner) = mc.next_any() else {
+            return Err(self.unexpected(&pair, "a matcher"));
+        };
+        mc.finish()?;
+        let rule = inner.as_rule();
+        let mut c = self.children(inner.clone());
+        let m = match rule {
+            Rule::match_lexicon => Matcher::Lexicon(self.ident(c.expect(Rule::ident)?)?),
+            Rule::match_terms => Matcher::Terms(self.ident(c.expect(Rule::ident)?)?),
+            Rule::match_parts => Matcher::Parts(self.ident(c.expect(Rule::ident)?)?),
+            Rule::match_pattern => Matcher::Pattern(self.next_text(&mut c)?),
+            Rule::match_entity => Matcher::Entity(self.ident(c.expect(Rule::ident)?)?),
+            Rule::match_address => Matcher::Address(
+                self.address_kind(c.expect(Rule::address_kind)?)?,
+                self.next_text(&mut c)?,
+            ),
+            _ => return Err(self.unexpected(&inner, "a matcher")),
+        };
+        c.finish()?;
+        Ok(m)
+    }
+
+    fn match_rule(&self, pair: Pair<'_, Rule>) -> Result<MatchRule> {
+        let loc = self.loc(&pair);
+        let mut c = self.children(pair);
+        let (mut tools, mut fields) = (Vec::new(), Vec::new());
+        if let Some(scope) = c.optional(Rule::rule_scope) {
+            let mut sc = self.children(scope);
+            if let Some(t) = sc.optional(Rule::scope_tools) {
+                let mut tc = self.children(t);
+                tools = self.ident_list(tc.expect(Rule::ident_list)?)?;
+                tc.finish()?;
             }
-            None => Ok(None),
+            if let Some(f) = sc.optional(Rule::scope_fields) {
+                let mut fc = self.children(f);
+                fields = self.ident_list(fc.expect(Rule::ident_list)?)?;
+                fc.finish()?;
+            }
+            sc.finish()?;
         }
+        let mut when = Vec::new();
+        while let Some(m) = c.optional(Rule::matcher) {
+            when.push(self.matcher(m)?);
+        }
+        let label = self.ident(c.expect(Rule::ident)?)?;
+        let mut unless = Vec::new();
+        if let Some(e) = c.optional(Rule::except_clause) {
+            let mut ec = self.children(e);
+            while let Some(m) = ec.optional(Rule::matcher) {
+                unless.push(self.matcher(m)?);
+            }
+            ec.finish()?;
+        }
+        Ok(MatchRule {
+            tools,
+            fields,
+            when,
+            label,
+            unless,
+            loc,
+        })
     }
 
     fn labeler(&self, pair: Pair<'_, Rule>) -> Result<Labeler> {
@@ -545,36 +598,16 @@ impl Builder {
             let rule = p.as_rule();
             let mut rc = self.children(p.clone());
             rules.push(match rule {
-                Rule::match_lexicon => LabelRule::Lexicon {
-                    lexicon: self.ident(rc.expect(Rule::ident)?)?,
-                    label: self.ident(rc.expect(Rule::ident)?)?,
-                    unless: self.except(&mut rc)?,
-                    loc,
-                },
-                Rule::match_pattern => LabelRule::Pattern {
-                    regex: self.next_text(&mut rc)?,
-                    label: self.ident(rc.expect(Rule::ident)?)?,
-                    unless: self.except(&mut rc)?,
-                    loc,
-                },
-                Rule::match_entity => LabelRule::Entity {
-                    kind: self.ident(rc.expect(Rule::ident)?)?,
-                    label: self.ident(rc.expect(Rule::ident)?)?,
-                    loc,
-                },
-                Rule::match_address => LabelRule::Address {
-                    kind: self.address_kind(rc.expect(Rule::address_kind)?)?,
-                    pattern: self.next_text(&mut rc)?,
-                    label: self.ident(rc.expect(Rule::ident)?)?,
-                    loc,
-                },
+                Rule::label_rule => LabelRule::Match(self.match_rule(p.clone())?),
                 Rule::fallback => LabelRule::Fallback {
                     label: self.ident(rc.expect(Rule::ident)?)?,
                     loc,
                 },
                 _ => return Err(self.unexpected(&p, "a labeler")),
             });
-            rc.finish()?;
+            if rule == Rule::fallback {
+                rc.finish()?;
+            }
         }
         Ok(Labeler {
             name,

@@ -1,0 +1,966 @@
+//! The labeler: a deterministic, pure function of `(tool, args, destination)`
+//! to label ids, independent of the decision pipeline.
+//!
+//! **Rules.** A labeler is a list of rules (`table::LabelRule`): when every
+//! condition of a rule holds in a value and none of its `unless` conditions
+//! does, the value gets the rule's label; a rule may be limited to some
+//! argument fields and some tools. The conditions are compiled once
+//! ([`Labeler::new`]):
+//!
+//! - `lexicon` (verbatim phrases): all such lexicons in **one**
+//!   Aho-Corasick automaton, ASCII case-insensitive, hits kept at word
+//!   boundaries;
+//! - `terms` and `parts` (words, folded, with endings, compounds and one
+//!   typo; or parts of words): one automaton per mode over the folded text
+//!   ([`terms`], [`text`]);
+//! - `pattern`: every expression in one `RegexSet`, so a string is scanned
+//!   once; the lazy DFA gets a cache large enough for the whole set, so it
+//!   never falls back to the slower engines on long values;
+//! - `entity`: the hand-written recognisers of [`crate::entity`];
+//! - `address` globs: a two-metacharacter matcher ([`crate::address`]).
+//!
+//! Each leaf computes only the facts its rules need, once.
+//!
+//! **Granularity.** Every *leaf* inside an argument field is labeled on its
+//! own: strings, numbers and booleans (as their JSON text), the keys of
+//! nested objects, and the field's own name when the tool does not declare
+//! it (so a question typed into an argument *name* is labeled like one
+//! typed into a value). A leaf's label is the join of the labels of all
+//! rules that match it; a leaf no rule matches gets the labeler's
+//! `fallback`, never silently the bottom. A field's label is the join over
+//! its leaves (the fallback for a field with no leaves), and the event's
+//! argument label the join over fields (the bottom for an event without
+//! fields). Labeling leaf by leaf is at least as high as labeling the field
+//! as a whole, so an unrecognised list element cannot hide behind a
+//! recognised one.
+//!
+//! **Destinations.** A destination the table declares (by name, host or
+//! collection) has its declared label. Otherwise the destination labeler's
+//! rules run on the destination string: `host` globs against its host,
+//! `url` and `collection` globs and every other condition against the whole
+//! string; with no match, the fallback.
+//!
+//! **Explanations.** [`Labeler::label_event`] can also say, per field and
+//! for the destination, which rules fired, on which condition, with which
+//! lexicon entry and on which bytes of the value. It quotes contract
+//! content (entries, patterns, globs), never the value itself.
+
+pub mod terms;
+pub mod text;
+
+use aho_corasick::{AhoCorasick, MatchKind};
+use regex::{Regex, RegexSet};
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::address;
+use crate::entity::Recognisers;
+use crate::error::LoadError;
+use crate::table::{AddressKind, Condition, EntityKind, LabelRule, Lattice, Table};
+use terms::{Hit, Mode, TermIndex};
+use text::Folded;
+
+/// Labels of one event.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct Labels {
+    /// Label id per top-level argument field, in the order of the arguments.
+    pub fields: Vec<(String, u32)>,
+    /// Join of the field labels; `None` when the arguments are not an object.
+    pub args: Option<u32>,
+    /// Destination label.
+    pub destination: Option<u32>,
+}
+
+impl Labels {
+    /// The field labels as borrowed pairs, the shape a
+    /// [`crate::decide::LabelsIn`] takes.
+    #[must_use]
+    pub fn field_refs(&self) -> Vec<(&str, u32)> {
+        self.fields.iter().map(|(f, l)| (f.as_str(), *l)).collect()
+    }
+}
+
+/// An event's labels and, when asked for, why.
+#[derive(Clone, Debug, Default)]
+pub struct LabeledEvent {
+    /// The labels.
+    pub labels: Labels,
+    /// Per field and for the destination, the rules that fired (empty
+    /// unless explanations were asked for).
+    pub explanation: Explanation,
+}
+
+/// Why an event got its labels.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Explanation {
+    /// One entry per argument field, in the order of the arguments.
+    pub fields: Vec<FieldWhy>,
+    /// The destination's.
+    pub destination: Option<DestinationWhy>,
+}
+
+/// Why one field got its label.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct FieldWhy {
+    /// The field name.
+    pub field: String,
+    /// Its label.
+    pub label: String,
+    /// The rules that fired on its leaves.
+    pub fired: Vec<Fired>,
+    /// Whether some leaf matched no rule and took the fallback.
+    pub fallback: bool,
+}
+
+/// Why the destination got its label.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct DestinationWhy {
+    /// Its label.
+    pub label: String,
+    /// `declared` (the table names it), `rules` or `fallback`.
+    pub by: &'static str,
+    /// The rules that fired.
+    pub fired: Vec<Fired>,
+}
+
+/// One rule that fired on one leaf.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Fired {
+    /// The rule's index in its labeler.
+    pub rule: usize,
+    /// The label it gave.
+    pub label: String,
+    /// Which leaf: `q`, `items[2]`, `filters.text`, or `(name)` for a field
+    /// name labeled as a leaf.
+    pub leaf: String,
+    /// What matched, one per condition of the rule.
+    pub evidence: Vec<Evidence>,
+}
+
+/// What made one condition hold.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Evidence {
+    /// The condition, as written: `terms health_terms`, `entity email`.
+    pub condition: String,
+    /// The lexicon entry, pattern or glob that matched.
+    pub matched: Option<String>,
+    /// The bytes of the leaf it matched, `[start, end)`.
+    pub span: Option<(usize, usize)>,
+    /// Matched with one typo of tolerance.
+    pub fuzzy: bool,
+}
+
+/// A compiled condition.
+#[derive(Debug, Clone)]
+enum Cond {
+    Exact(u32),
+    Terms(u32),
+    Parts(u32),
+    Pattern(usize),
+    Entity(EntityKind),
+    Address(AddressKind, Box<str>),
+}
+
+/// A compiled rule.
+#[derive(Debug)]
+struct Rule {
+    when: Vec<Cond>,
+    unless: Vec<Cond>,
+    fields: Vec<Box<str>>,
+    tools: Vec<Box<str>>,
+    label: u32,
+}
+
+impl Rule {
+    fn applies(&self, tool: &str, field: Option<&str>) -> bool {
+        (self.tools.is_empty() || self.tools.iter().any(|t| &**t == tool))
+            && (self.fields.is_empty()
+                || field.is_some_and(|f| self.fields.iter().any(|x| &**x == f)))
+    }
+}
+
+/// The rules of one labeler and what they need computed per leaf.
+#[derive(Debug)]
+struct Rules {
+    rules: Vec<Rule>,
+    fallback: u32,
+    exact: bool,
+    terms: bool,
+    parts: bool,
+    patterns: bool,
+}
+
+/// The compiled labeler of one table.
+#[derive(Debug)]
+pub struct Labeler {
+    /// Verbatim phrases of `lexicon` conditions.
+    exact: Option<AhoCorasick>,
+    /// Automaton pattern id → (lexicon index, entry index).
+    exact_entry_of: Vec<(u32, u32)>,
+    /// Entries of `terms` conditions and `replace lexicon` steps.
+    terms: TermIndex,
+    /// Entries of `parts` conditions.
+    parts: TermIndex,
+    /// Every `pattern` condition of both labelers.
+    patterns: Option<RegexSet>,
+    pattern_text: Vec<String>,
+    lexicon_names: Vec<String>,
+    /// Every lexicon's phrases, for explanations.
+    entries: Vec<Vec<Box<str>>>,
+    n_lexicons: usize,
+    args: Rules,
+    destination: Rules,
+    args_lattice: Lattice,
+    dest_lattice: Lattice,
+    dest_labels: Vec<u32>,
+    /// Declared field names per tool name (a field the tool does not
+    /// declare has its name labeled too).
+    tool_fields: Vec<(Box<str>, Vec<Box<str>>)>,
+    /// Entity recognisers, shared with the rewriter.
+    pub(crate) entities: Recognisers,
+}
+
+/// Compile-time limits the compiler checks with the runtime's numbers.
+pub mod limits {
+    /// Size limit of one pattern's compiled program (bytes).
+    pub const PATTERN_SIZE: usize = 1 << 20;
+    /// Size limit of the set of every pattern of a table (bytes).
+    pub const PATTERN_SET_SIZE: usize = 1 << 23;
+    /// Lazy DFA cache of the pattern set (bytes): large enough that the set
+    /// never falls back to the PikeVM on values of the size limit.
+    pub const PATTERN_DFA_CACHE: usize = 1 << 24;
+}
+
+struct Builder<'t> {
+    table: &'t Table,
+    patterns: Vec<String>,
+    exact: Vec<bool>,
+    terms: Vec<bool>,
+    parts: Vec<bool>,
+}
+
+impl Builder<'_> {
+    fn cond(&mut self, c: &Condition, which: &'static str, rule: usize) -> Result<Cond, LoadError> {
+        let mark = |v: &mut Vec<bool>, l: u32| -> Result<u32, LoadError> {
+            let slot = v.get_mut(l as usize).ok_or(LoadError::BadLexicon {
+                lexicon: l as usize,
+            })?;
+            *slot = true;
+            Ok(l)
+        };
+        Ok(match c {
+            Condition::Lexicon { lexicon } => Cond::Exact(mark(&mut self.exact, *lexicon)?),
+            Condition::Terms { lexicon } => Cond::Terms(mark(&mut self.terms, *lexicon)?),
+            Condition::Parts { lexicon } => Cond::Parts(mark(&mut self.parts, *lexicon)?),
+            Condition::Pattern { regex } => {
+                // Compile alone first so the error names the rule.
+                regex::RegexBuilder::new(regex)
+                    .size_limit(limits::PATTERN_SIZE)
+                    .build()
+                    .map_err(|_| LoadError::BadPattern {
+                        labeler: which,
+                        rule,
+                    })?;
+                let i = match self.patterns.iter().position(|p| p == regex) {
+                    Some(i) => i,
+                    None => {
+                        self.patterns.push(regex.clone());
+                        self.patterns.len() - 1
+                    }
+                };
+                Cond::Pattern(i)
+            }
+            Condition::Entity { kind } => Cond::Entity(*kind),
+            Condition::Address { kind, glob } => Cond::Address(*kind, glob.as_str().into()),
+        })
+    }
+
+    fn rules(
+        &mut self,
+        rules: &[LabelRule],
+        fallback: u32,
+        which: &'static str,
+    ) -> Result<Rules, LoadError> {
+        let mut out = Vec::with_capacity(rules.len());
+        for (i, r) in rules.iter().enumerate() {
+            let when = r
+                .when
+                .iter()
+                .map(|c| self.cond(c, which, i))
+                .collect::<Result<Vec<_>, _>>()?;
+            let unless = r
+                .unless
+                .iter()
+                .map(|c| self.cond(c, which, i))
+                .collect::<Result<Vec<_>, _>>()?;
+            out.push(Rule {
+                when,
+                unless,
+                fields: r.fields.iter().map(|f| f.as_str().into()).collect(),
+                tools: r.tools.iter().map(|f| f.as_str().into()).collect(),
+                label: r.label,
+            });
+        }
+        let uses =
+            |f: &dyn Fn(&Cond) -> bool| out.iter().any(|r| r.when.iter().chain(&r.unless).any(f));
+        Ok(Rules {
+            exact: uses(&|c| matches!(c, Cond::Exact(_))),
+            terms: uses(&|c| matches!(c, Cond::Terms(_))),
+            parts: uses(&|c| matches!(c, Cond::Parts(_))),
+            patterns: uses(&|c| matches!(c, Cond::Pattern(_))),
+            rules: out,
+            fallback,
+        })
+    }
+}
+
+impl Labeler {
+    /// Compile the labeler rules of a table.
+    ///
+    /// # Errors
+    ///
+    /// A pattern or lexicon that does not compile.
+    pub fn new(table: &Table) -> Result<Labeler, LoadError> {
+        let n = table.lexicons.len();
+        let mut b = Builder {
+            table,
+            patterns: Vec::new(),
+            exact: vec![false; n],
+            terms: vec![false; n],
+            parts: vec![false; n],
+        };
+        let args = b.rules(
+            &table.labelers.args.rules,
+            table.labelers.args.fallback,
+            "args",
+        )?;
+        let destination = b.rules(
+            &table.labelers.destination.rules,
+            table.labelers.destination.fallback,
+            "destination",
+        )?;
+        // `replace lexicon` steps find their phrases as terms.
+        for tr in &b.table.transforms {
+            for step in &tr.steps {
+                if let crate::table::Step::ReplaceLexicon { lexicon, .. } = step {
+                    if let Some(slot) = b.terms.get_mut(*lexicon as usize) {
+                        *slot = true;
+                    }
+                }
+            }
+        }
+        let mut phrases = Vec::new();
+        let mut exact_entry_of = Vec::new();
+        for ((li, lex), _) in (0u32..)
+            .zip(&table.lexicons)
+            .zip(&b.exact)
+            .filter(|(_, u)| **u)
+        {
+            for (ei, e) in (0u32..).zip(&lex.entries) {
+                phrases.push(e.phrase.trim().to_owned());
+                exact_entry_of.push((li, ei));
+            }
+        }
+        let exact = if phrases.is_empty() {
+            None
+        } else {
+            Some(
+                AhoCorasick::builder()
+                    .ascii_case_insensitive(true)
+                    .match_kind(MatchKind::Standard)
+                    .build(&phrases)
+                    .map_err(|_| LoadError::BadLexicon { lexicon: 0 })?,
+            )
+        };
+        let patterns = if b.patterns.is_empty() {
+            None
+        } else {
+            Some(
+                regex::RegexSetBuilder::new(&b.patterns)
+                    .size_limit(limits::PATTERN_SET_SIZE)
+                    .dfa_size_limit(limits::PATTERN_DFA_CACHE)
+                    .build()
+                    .map_err(|_| LoadError::BadPattern {
+                        labeler: "args",
+                        rule: 0,
+                    })?,
+            )
+        };
+        let entities = Recognisers::new().map_err(|_| {
+            LoadError::invalid("entity recognisers", "failed to compile (a runtime bug)")
+        })?;
+        Ok(Labeler {
+            exact,
+            exact_entry_of,
+            terms: TermIndex::new(&table.lexicons, &b.terms, Mode::Words)?,
+            parts: TermIndex::new(&table.lexicons, &b.parts, Mode::Parts)?,
+            patterns,
+            pattern_text: b.patterns,
+            lexicon_names: table.lexicons.iter().map(|l| l.name.clone()).collect(),
+            entries: table
+                .lexicons
+                .iter()
+                .map(|l| l.entries.iter().map(|e| e.phrase.as_str().into()).collect())
+                .collect(),
+            n_lexicons: n,
+            args,
+            destination,
+            args_lattice: table.lattices.args.clone(),
+            dest_lattice: table.lattices.destination.clone(),
+            dest_labels: table.destinations.iter().map(|d| d.label).collect(),
+            tool_fields: table
+                .tools
+                .iter()
+                .map(|t| {
+                    (
+                        t.name.as_str().into(),
+                        t.args.iter().map(|a| a.name.as_str().into()).collect(),
+                    )
+                })
+                .collect(),
+            entities,
+        })
+    }
+
+    /// Every phrase of a lexicon found in `text` as verbatim phrase or as
+    /// term (folded, inflected, compound): `(lexicon, entry, byte range of
+    /// text)`, possibly overlapping. `replace lexicon` steps use it.
+    pub(crate) fn lexicon_matches(&self, text: &str) -> Vec<(u32, u32, std::ops::Range<usize>)> {
+        let mut out = Vec::new();
+        if let Some(ac) = &self.exact {
+            for m in ac.find_overlapping_iter(text) {
+                if at_word_boundaries(text, m.start(), m.end()) {
+                    if let Some((l, e)) = self.exact_entry_of.get(m.pattern().as_usize()) {
+                        out.push((*l, *e, m.range()));
+                    }
+                }
+            }
+        }
+        let mut folded = Folded::default();
+        folded.fold(text);
+        let mut hits = Vec::new();
+        self.terms.scan(&folded, &mut hits);
+        for h in hits {
+            if let Some(r) = folded.original(h.range) {
+                out.push((h.lexicon, h.entry, r));
+            }
+        }
+        out
+    }
+
+    /// The argument lattice.
+    #[must_use]
+    pub fn args_lattice(&self) -> &Lattice {
+        &self.args_lattice
+    }
+
+    /// Label a whole event (no explanation).
+    #[must_use]
+    pub fn label(
+        &self,
+        tool: &str,
+        args: &Value,
+        known_destination: Option<u32>,
+        destination: &str,
+    ) -> Labels {
+        self.label_event(tool, args, known_destination, destination, false)
+            .labels
+    }
+
+    /// Label a whole event; with `explain`, say why.
+    #[must_use]
+    pub fn label_event(
+        &self,
+        tool: &str,
+        args: &Value,
+        known_destination: Option<u32>,
+        destination: &str,
+        explain: bool,
+    ) -> LabeledEvent {
+        let mut why = explain.then(Explanation::default);
+        let (fields, joined) = self.label_args_why(tool, args, why.as_mut());
+        let dest = self.label_destination_why(known_destination, destination, why.as_mut());
+        LabeledEvent {
+            labels: Labels {
+                fields,
+                args: joined,
+                destination: Some(dest),
+            },
+            explanation: why.unwrap_or_default(),
+        }
+    }
+
+    /// Label the arguments: per-field labels and their join. Arguments that
+    /// are not a JSON object have no labels (`args` is `None`, read as
+    /// `<missing>`).
+    #[must_use]
+    pub fn label_args(&self, tool: &str, args: &Value) -> (Vec<(String, u32)>, Option<u32>) {
+        self.label_args_why(tool, args, None)
+    }
+
+    fn label_args_why(
+        &self,
+        tool: &str,
+        args: &Value,
+        mut why: Option<&mut Explanation>,
+    ) -> (Vec<(String, u32)>, Option<u32>) {
+        let Value::Object(map) = args else {
+            return (Vec::new(), None);
+        };
+        let declared = self
+            .tool_fields
+            .iter()
+            .find(|(t, _)| &**t == tool)
+            .map(|(_, f)| f.as_slice());
+        let mut scratch = Scratch::default();
+        let mut fields = Vec::with_capacity(map.len());
+        let mut joined = None;
+        for (k, v) in map {
+            let mut field = FieldAcc {
+                acc: None,
+                fired: why.as_ref().map(|_| Vec::new()),
+                fallback: false,
+            };
+            let cx = LeafCx { tool, field: k };
+            if !declared.is_some_and(|d| d.iter().any(|f| &**f == k.as_str())) {
+                self.leaf(&cx, k, "(name)", &mut scratch, &mut field);
+            }
+            self.walk(
+                &cx,
+                v,
+                &mut String::from(k.as_str()),
+                &mut scratch,
+                &mut field,
+            );
+            let l = field.acc.unwrap_or(self.args.fallback);
+            join_into(&self.args_lattice, &mut joined, l);
+            if let (Some(w), Some(fired)) = (why.as_deref_mut(), field.fired) {
+                w.fields.push(FieldWhy {
+                    field: k.clone(),
+                    label: name(&self.args_lattice, l),
+                    fired,
+                    fallback: field.fallback || field.acc.is_none(),
+                });
+            }
+            fields.push((k.clone(), l));
+        }
+        (fields, Some(joined.unwrap_or(self.args_lattice.bottom)))
+    }
+
+    /// Label one argument value (a field of an undeclared tool).
+    #[must_use]
+    pub fn label_value(&self, field: &str, v: &Value) -> u32 {
+        let mut scratch = Scratch::default();
+        let mut acc = FieldAcc {
+            acc: None,
+            fired: None,
+            fallback: false,
+        };
+        let cx = LeafCx { tool: "", field };
+        self.walk(&cx, v, &mut String::from(field), &mut scratch, &mut acc);
+        acc.acc.unwrap_or(self.args.fallback)
+    }
+
+    fn walk(
+        &self,
+        cx: &LeafCx<'_>,
+        v: &Value,
+        path: &mut String,
+        scratch: &mut Scratch,
+        acc: &mut FieldAcc,
+    ) {
+        match v {
+            Value::Null => {}
+            Value::Bool(b) => self.leaf(cx, if *b { "true" } else { "false" }, path, scratch, acc),
+            Value::Number(n) => self.leaf(cx, &n.to_string(), path, scratch, acc),
+            Value::String(s) => self.leaf(cx, s, path, scratch, acc),
+            Value::Array(items) => {
+                for (i, item) in items.iter().enumerate() {
+                    let len = path.len();
+                    path.push_str(&format!("[{i}]"));
+                    self.walk(cx, item, path, scratch, acc);
+                    path.truncate(len);
+                }
+            }
+            Value::Object(map) => {
+                for (k, item) in map {
+                    let len = path.len();
+                    path.push('.');
+                    path.push_str(k);
+                    self.leaf(cx, k, path, scratch, acc);
+                    self.walk(cx, item, path, scratch, acc);
+                    path.truncate(len);
+                }
+            }
+        }
+    }
+
+    fn leaf(
+        &self,
+        cx: &LeafCx<'_>,
+        text: &str,
+        path: &str,
+        scratch: &mut Scratch,
+        acc: &mut FieldAcc,
+    ) {
+        let mut facts = Facts::new(text, scratch);
+        let mut any = false;
+        for (i, rule) in self.args.rules.iter().enumerate() {
+            if !rule.applies(cx.tool, Some(cx.field)) {
+                continue;
+            }
+            if self.holds(&self.args, rule, &mut facts) {
+                any = true;
+                join_into(&self.args_lattice, &mut acc.acc, rule.label);
+                if let Some(fired) = acc.fired.as_mut() {
+                    fired.push(Fired {
+                        rule: i,
+                        label: name(&self.args_lattice, rule.label),
+                        leaf: path.to_owned(),
+                        evidence: self.evidence(rule, &mut facts),
+                    });
+                }
+            }
+        }
+        if !any {
+            acc.fallback = true;
+            join_into(&self.args_lattice, &mut acc.acc, self.args.fallback);
+        }
+    }
+
+    /// Label a destination: the declared label of a known destination id,
+    /// else the destination rules over the string, else the fallback.
+    #[must_use]
+    pub fn label_destination(&self, known: Option<u32>, destination: &str) -> u32 {
+        self.label_destination_why(known, destination, None)
+    }
+
+    fn label_destination_why(
+        &self,
+        known: Option<u32>,
+        destination: &str,
+        why: Option<&mut Explanation>,
+    ) -> u32 {
+        if let Some(l) = known.and_then(|d| self.dest_labels.get(d as usize)) {
+            if let Some(w) = why {
+                w.destination = Some(DestinationWhy {
+                    label: name(&self.dest_lattice, *l),
+                    by: "declared",
+                    fired: Vec::new(),
+                });
+            }
+            return *l;
+        }
+        let mut scratch = Scratch::default();
+        let mut facts = Facts::new(destination, &mut scratch);
+        let mut acc = None;
+        let mut fired = Vec::new();
+        for (i, rule) in self.destination.rules.iter().enumerate() {
+            if self.holds(&self.destination, rule, &mut facts) {
+                join_into(&self.dest_lattice, &mut acc, rule.label);
+                if why.is_some() {
+                    fired.push(Fired {
+                        rule: i,
+                        label: name(&self.dest_lattice, rule.label),
+                        leaf: "(destination)".to_owned(),
+                        evidence: self.evidence(rule, &mut facts),
+                    });
+                }
+            }
+        }
+        let label = acc.unwrap_or(self.destination.fallback);
+        if let Some(w) = why {
+            w.destination = Some(DestinationWhy {
+                label: name(&self.dest_lattice, label),
+                by: if acc.is_some() { "rules" } else { "fallback" },
+                fired,
+            });
+        }
+        label
+    }
+
+    fn holds(&self, rules: &Rules, rule: &Rule, facts: &mut Facts<'_, '_>) -> bool {
+        !rule.when.is_empty()
+            && rule.when.iter().all(|c| self.test(rules, c, facts))
+            && !rule.unless.iter().any(|c| self.test(rules, c, facts))
+    }
+
+    fn test(&self, rules: &Rules, c: &Cond, facts: &mut Facts<'_, '_>) -> bool {
+        match c {
+            Cond::Exact(l) => {
+                self.ensure_exact(rules, facts);
+                facts.exact_has(*l)
+            }
+            Cond::Terms(l) => {
+                self.ensure_words(rules, facts);
+                facts.term_has(*l, false)
+            }
+            Cond::Parts(l) => {
+                self.ensure_words(rules, facts);
+                facts.term_has(*l, true)
+            }
+            Cond::Pattern(i) => {
+                self.ensure_patterns(rules, facts);
+                facts.s.patterns.get(*i).copied().unwrap_or(false)
+            }
+            Cond::Entity(kind) => {
+                let k = *kind as usize;
+                if let Some(Some(v)) = facts.s.entities.get(k) {
+                    return *v;
+                }
+                let v = self.entities.is_match(*kind, facts.text);
+                if let Some(slot) = facts.s.entities.get_mut(k) {
+                    *slot = Some(v);
+                }
+                v
+            }
+            Cond::Address(kind, glob) => {
+                let target = match kind {
+                    AddressKind::Host => address::host_of(facts.text).unwrap_or(facts.text),
+                    AddressKind::Url | AddressKind::Collection => facts.text,
+                };
+                address::glob_match(glob, target)
+            }
+        }
+    }
+
+    fn ensure_exact(&self, rules: &Rules, facts: &mut Facts<'_, '_>) {
+        if facts.s.have_exact || !rules.exact {
+            return;
+        }
+        facts.s.have_exact = true;
+        facts.s.exact.clear();
+        facts.s.exact.resize(self.n_lexicons, false);
+        facts.s.exact_hits.clear();
+        if let Some(ac) = &self.exact {
+            for m in ac.find_overlapping_iter(facts.text) {
+                if at_word_boundaries(facts.text, m.start(), m.end()) {
+                    if let Some((l, e)) = self.exact_entry_of.get(m.pattern().as_usize()) {
+                        if let Some(slot) = facts.s.exact.get_mut(*l as usize) {
+                            *slot = true;
+                        }
+                        facts.s.exact_hits.push((*l, *e, m.range()));
+                    }
+                }
+            }
+        }
+    }
+
+    fn ensure_words(&self, rules: &Rules, facts: &mut Facts<'_, '_>) {
+        if facts.s.have_words || !(rules.terms || rules.parts) {
+            return;
+        }
+        facts.s.have_words = true;
+        facts.s.folded.fold(facts.text);
+        facts.s.hits.clear();
+        facts.s.part_hits.clear();
+        if rules.terms {
+            self.terms.scan(&facts.s.folded, &mut facts.s.hits);
+        }
+        if rules.parts {
+            self.parts.scan(&facts.s.folded, &mut facts.s.part_hits);
+        }
+    }
+
+    fn ensure_patterns(&self, rules: &Rules, facts: &mut Facts<'_, '_>) {
+        if facts.s.have_patterns || !rules.patterns {
+            return;
+        }
+        facts.s.have_patterns = true;
+        facts.s.patterns.clear();
+        facts.s.patterns.resize(self.pattern_text.len(), false);
+        if let Some(set) = &self.patterns {
+            for i in set.matches(facts.text).iter() {
+                if let Some(slot) = facts.s.patterns.get_mut(i) {
+                    *slot = true;
+                }
+            }
+        }
+    }
+
+    /// What made each condition of a rule that fired hold.
+    fn evidence(&self, rule: &Rule, facts: &mut Facts<'_, '_>) -> Vec<Evidence> {
+        rule.when
+            .iter()
+            .map(|c| self.evidence_of(c, facts))
+            .collect()
+    }
+
+    fn evidence_of(&self, c: &Cond, facts: &mut Facts<'_, '_>) -> Evidence {
+        let lex_name = |l: u32| {
+            self.lexicon_names
+                .get(l as usize)
+                .map_or("?", String::as_str)
+        };
+        let entry = |l: u32, e: u32| {
+            self.entries
+                .get(l as usize)
+                .and_then(|es| es.get(e as usize))
+                .map(|p| p.to_string())
+        };
+        match c {
+            Cond::Exact(l) => {
+                let hit = facts.s.exact_hits.iter().find(|(hl, _, _)| hl == l);
+                Evidence {
+                    condition: format!("lexicon {}", lex_name(*l)),
+                    matched: hit.and_then(|(l, e, _)| entry(*l, *e)),
+                    span: hit.map(|(_, _, r)| (r.start, r.end)),
+                    fuzzy: false,
+                }
+            }
+            Cond::Terms(l) | Cond::Parts(l) => {
+                let parts = matches!(c, Cond::Parts(_));
+                let hits = if parts {
+                    &facts.s.part_hits
+                } else {
+                    &facts.s.hits
+                };
+                let hit = hits.iter().find(|h| h.lexicon == *l);
+                Evidence {
+                    condition: format!(
+                        "{} {}",
+                        if parts { "parts" } else { "terms" },
+                        lex_name(*l)
+                    ),
+                    matched: hit.and_then(|h| entry(h.lexicon, h.entry)),
+                    span: hit
+                        .and_then(|h| facts.s.folded.original(h.range.clone()))
+                        .map(|r| (r.start, r.end)),
+                    fuzzy: hit.is_some_and(|h| h.fuzzy),
+                }
+            }
+            Cond::Pattern(i) => {
+                let text = self.pattern_text.get(*i).cloned();
+                // Explanations only: the set says whether, one expression where.
+                let span = text
+                    .as_deref()
+                    .and_then(|p| Regex::new(p).ok())
+                    .and_then(|re| re.find(facts.text))
+                    .map(|m| (m.start(), m.end()));
+                Evidence {
+                    condition: "pattern".to_owned(),
+                    matched: text,
+                    span,
+                    fuzzy: false,
+                }
+            }
+            Cond::Entity(kind) => Evidence {
+                condition: format!("entity {}", kind.as_str()),
+                matched: None,
+                span: self
+                    .entities
+                    .find(*kind, facts.text)
+                    .first()
+                    .map(|r| (r.start, r.end)),
+                fuzzy: false,
+            },
+            Cond::Address(kind, glob) => Evidence {
+                condition: format!(
+                    "{} glob",
+                    match kind {
+                        AddressKind::Host => "host",
+                        AddressKind::Url => "url",
+                        AddressKind::Collection => "collection",
+                    }
+                ),
+                matched: Some(glob.to_string()),
+                span: None,
+                fuzzy: false,
+            },
+        }
+    }
+}
+
+/// Where a leaf sits.
+struct LeafCx<'a> {
+    tool: &'a str,
+    field: &'a str,
+}
+
+/// A field's label as its leaves are labeled.
+struct FieldAcc {
+    acc: Option<u32>,
+    fired: Option<Vec<Fired>>,
+    fallback: bool,
+}
+
+/// Buffers reused from leaf to leaf.
+#[derive(Default)]
+struct Scratch {
+    folded: Folded,
+    hits: Vec<Hit>,
+    part_hits: Vec<Hit>,
+    exact: Vec<bool>,
+    exact_hits: Vec<(u32, u32, std::ops::Range<usize>)>,
+    patterns: Vec<bool>,
+    entities: [Option<bool>; EntityKind::ALL.len()],
+    have_words: bool,
+    have_exact: bool,
+    have_patterns: bool,
+}
+
+/// The facts of one leaf, computed when a rule first asks.
+struct Facts<'t, 's> {
+    text: &'t str,
+    s: &'s mut Scratch,
+}
+
+impl<'t, 's> Facts<'t, 's> {
+    fn new(text: &'t str, s: &'s mut Scratch) -> Facts<'t, 's> {
+        s.have_words = false;
+        s.have_exact = false;
+        s.have_patterns = false;
+        s.entities = [None; EntityKind::ALL.len()];
+        Facts { text, s }
+    }
+
+    fn exact_has(&self, l: u32) -> bool {
+        self.s.exact.get(l as usize).copied().unwrap_or(false)
+    }
+
+    fn term_has(&self, l: u32, parts: bool) -> bool {
+        let hits = if parts {
+            &self.s.part_hits
+        } else {
+            &self.s.hits
+        };
+        hits.iter().any(|h| h.lexicon == l)
+    }
+}
+
+fn join_into(lattice: &Lattice, acc: &mut Option<u32>, l: u32) {
+    *acc = Some(match *acc {
+        None => l,
+        // Ids are validated, so the join exists; the larger id is a last
+        // resort that keeps the result deterministic.
+        Some(a) => lattice.join(a, l).unwrap_or(a.max(l)),
+    });
+}
+
+fn name(lattice: &Lattice, l: u32) -> String {
+    lattice
+        .label_name(l)
+        .unwrap_or(crate::table::MISSING)
+        .to_owned()
+}
+
+fn is_word(c: char) -> bool {
+    c.is_alphanumeric() || c == '_'
+}
+
+/// Whether `text[start..end]` is delimited by non-word characters (or the
+/// ends of the text) on each side where the match itself starts or ends with
+/// a word character.
+#[must_use]
+pub fn at_word_boundaries(text: &str, start: usize, end: usize) -> bool {
+    let (Some(before), Some(inner), Some(after)) =
+        (text.get(..start), text.get(start..end), text.get(end..))
+    else {
+        return false;
+    };
+    let starts_word = inner.chars().next().is_some_and(is_word);
+    let ends_word = inner.chars().next_back().is_some_and(is_word);
+    let left_ok = !starts_word || !before.chars().next_back().is_some_and(is_word);
+    let right_ok = !ends_word || !after.chars().next().is_some_and(is_word);
+    left_ok && right_ok
+}

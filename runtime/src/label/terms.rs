@@ -1,0 +1,315 @@
+//! Word-level matching of lexicon entries for `terms` and `parts` rules.
+//!
+//! Every entry of the lexicons the rules name is folded like the text (see
+//! [`super::text`]) and put into **one** Aho-Corasick automaton per mode, so
+//! a value is scanned once whatever the number of lexicons and entries. A
+//! hit is then kept or dropped by where it starts and ends:
+//!
+//! - **`terms`**: an entry starts at a word start and ends at a word end,
+//!   or where only an inflectional ending ([`SUFFIXES`]: `s`, `es`, `ed`,
+//!   `ing`, `en`, `er`, `ung`, `a`, `os`, ...) is left of the word:
+//!   `evict` matches `evicted` and `eviction`, `schulden` matches `Schulden`,
+//!   `despido` matches `despidos`. An entry ending in a vowel also matches
+//!   with that vowel replaced by an ending (`divorce` → `divorcing`,
+//!   `allergy` → `allergies`). `*` at the end of an entry lets the word go
+//!   on (`cardiolog*`: `cardiology`, `Kardiologin` after `k`), `*` at the
+//!   start lets it begin earlier (`*schulden`: `Mietschulden`), which is how
+//!   compounds are written (German, Dutch). A word of seven letters or more
+//!   that no entry matched is compared with the single-word entries of that
+//!   length or more, and one edit (insertion, deletion, substitution,
+//!   transposition) is tolerated: `diagnosys`, `chemotheraphy`.
+//! - **`parts`**: an entry matches anywhere inside words, for names written
+//!   without separators (`soberpath`, `pwnedpasswords`, `debtfree`).
+//!
+//! Matching is linear in the text: one automaton pass, then constant work
+//! per hit and per long word. Why not Snowball stemming: stemming both the
+//! lexicon and each text word needs the text's language, which a three-word
+//! query does not reveal, and stemming every word in five languages costs
+//! five times the scan; measured on the labeling dev set, endings plus
+//! explicit `*` compounds matched what stemming did, and they keep the
+//! lexicon readable (see the book's labeling chapter).
+
+use std::collections::HashMap;
+use std::ops::Range;
+
+use aho_corasick::{AhoCorasick, MatchKind};
+
+use super::text::{fold, Folded};
+use crate::error::LoadError;
+use crate::table::Lexicon;
+
+/// Endings a word may have beyond a `terms` entry (folded, so accents are
+/// already gone): English, German, Dutch, Spanish and French inflection and
+/// the commonest derivations.
+pub const SUFFIXES: &[&str] = &[
+    "s", "es", "ed", "d", "ing", "ings", "er", "ers", "ly", "ies", "ied", "ive", "ion", "ions",
+    "ation", "al", "e", "en", "n", "ern", "em", "ung", "ungen", "a", "as", "o", "os", "ado", "ada",
+    "ados", "adas", "ido", "ida", "x", "ee", "ees", "je", "jes", "te", "ten", "ig", "ische",
+    "isch", "ic", "ist", "ists", "y", "t",
+];
+
+/// Words at least this long get one typo of tolerance.
+pub const FUZZY_MIN: usize = 7;
+
+/// How entries match.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Mode {
+    /// Words with endings (`terms`).
+    Words,
+    /// Anywhere inside words (`parts`).
+    Parts,
+}
+
+/// One automaton pattern.
+#[derive(Clone, Copy, Debug)]
+struct Pat {
+    lexicon: u32,
+    entry: u32,
+    /// May start inside a word (`*x`, or `parts`).
+    open_start: bool,
+    /// May end inside a word (`x*`, or `parts`).
+    open_end: bool,
+    /// The entry's last vowel was dropped: an ending must follow.
+    cut: bool,
+}
+
+/// A kept hit: which entry, and where in the folded text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Hit {
+    /// Lexicon index.
+    pub lexicon: u32,
+    /// Entry index in the lexicon.
+    pub entry: u32,
+    /// Bytes of the folded text.
+    pub range: Range<usize>,
+    /// Matched with one typo.
+    pub fuzzy: bool,
+}
+
+/// The compiled entries of every lexicon, for one mode.
+#[derive(Debug, Default)]
+pub(crate) struct TermIndex {
+    automaton: Option<AhoCorasick>,
+    pats: Vec<Pat>,
+    /// Fuzzy neighbourhood: a long single-word entry, and each of its
+    /// one-letter deletions, to the entries it came from.
+    near: HashMap<Box<str>, Vec<(u32, u32)>>,
+    /// The folded long single-word entries, for the final edit check.
+    long: HashMap<(u32, u32), Box<str>>,
+}
+
+impl TermIndex {
+    /// Compiles the entries of the lexicons marked in `used`.
+    pub(crate) fn new(lexicons: &[Lexicon], used: &[bool], mode: Mode) -> Result<Self, LoadError> {
+        let mut index = TermIndex::default();
+        let mut patterns: Vec<String> = Vec::new();
+        for ((li, lex), _) in (0u32..).zip(lexicons).zip(used).filter(|(_, u)| **u) {
+            for (ei, e) in (0u32..).zip(&lex.entries) {
+                index.add(li, ei, &e.phrase, mode, &mut patterns);
+            }
+        }
+        if !patterns.is_empty() {
+            index.automaton = Some(
+                AhoCorasick::builder()
+                    .match_kind(MatchKind::Standard)
+                    .build(&patterns)
+                    .map_err(|_| LoadError::BadLexicon { lexicon: 0 })?,
+            );
+        }
+        Ok(index)
+    }
+
+    fn add(&mut self, lexicon: u32, entry: u32, phrase: &str, mode: Mode, out: &mut Vec<String>) {
+        let phrase = phrase.trim();
+        let open_start = mode == Mode::Parts || phrase.starts_with('*');
+        let open_end = mode == Mode::Parts || phrase.ends_with('*');
+        let body = fold(phrase.trim_matches('*'));
+        if body.is_empty() {
+            return;
+        }
+        let lead = if open_start { "" } else { " " };
+        let pat = Pat {
+            lexicon,
+            entry,
+            open_start,
+            open_end,
+            cut: false,
+        };
+        out.push(format!("{lead}{body}"));
+        self.pats.push(pat);
+        let last_word = body.rsplit(' ').next().unwrap_or(&body);
+        if !open_end && mode == Mode::Words {
+            if let Some(stem) = body.strip_suffix(['a', 'e', 'i', 'o', 'u', 'y']) {
+                if last_word.chars().count() >= 5 {
+                    out.push(format!("{lead}{stem}"));
+                    self.pats.push(Pat { cut: true, ..pat });
+                }
+            }
+            let single = !body.contains(' ') && !open_start;
+            if single && body.chars().count() >= FUZZY_MIN && body.chars().all(char::is_alphabetic)
+            {
+                self.long.insert((lexicon, entry), body.as_str().into());
+                for key in deletions(&body).chain(std::iter::once(body.clone())) {
+                    self.near
+                        .entry(key.into_boxed_str())
+                        .or_default()
+                        .push((lexicon, entry));
+                }
+            }
+        }
+    }
+
+    /// Scans a folded text, appending every kept hit to `hits`.
+    pub(crate) fn scan(&self, folded: &Folded, hits: &mut Vec<Hit>) {
+        let Some(ac) = &self.automaton else { return };
+        let text = folded.text.as_str();
+        let first = hits.len();
+        for m in ac.find_overlapping_iter(text) {
+            let Some(p) = self.pats.get(m.pattern().as_usize()) else {
+                continue;
+            };
+            let start = if p.open_start {
+                m.start()
+            } else {
+                m.start() + 1
+            };
+            if ends_well(text, m.end(), p) {
+                hits.push(Hit {
+                    lexicon: p.lexicon,
+                    entry: p.entry,
+                    range: start..m.end(),
+                    fuzzy: false,
+                });
+            }
+        }
+        if self.near.is_empty() {
+            return;
+        }
+        // Long words no exact hit touched: one typo of tolerance.
+        let mut scratch = String::new();
+        for (range, _) in &folded.words {
+            let Some(word) = text.get(range.clone()) else {
+                continue;
+            };
+            if word.chars().count() < FUZZY_MIN
+                || hits
+                    .get(first..)
+                    .unwrap_or(&[])
+                    .iter()
+                    .any(|h| h.range.start < range.end && range.start < h.range.end)
+            {
+                continue;
+            }
+            if let Some((lexicon, entry)) = self.near_entry(word, &mut scratch) {
+                hits.push(Hit {
+                    lexicon,
+                    entry,
+                    range: range.clone(),
+                    fuzzy: true,
+                });
+            }
+        }
+    }
+
+    /// An entry within one edit of `word`.
+    fn near_entry(&self, word: &str, scratch: &mut String) -> Option<(u32, u32)> {
+        let chars: Vec<char> = word.chars().collect();
+        let check = |key: &str| -> Option<(u32, u32)> {
+            self.near.get(key)?.iter().copied().find(|id| {
+                self.long
+                    .get(id)
+                    .is_some_and(|entry| within_one_edit(&chars, entry))
+            })
+        };
+        if let Some(hit) = check(word) {
+            return Some(hit);
+        }
+        for skip in 0..chars.len() {
+            scratch.clear();
+            scratch.extend(
+                chars
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, _)| *i != skip)
+                    .map(|(_, c)| *c),
+            );
+            if let Some(hit) = check(scratch) {
+                return Some(hit);
+            }
+        }
+        None
+    }
+}
+
+/// Whether a hit ending at folded byte `end` ends where its pattern allows.
+fn ends_well(text: &str, end: usize, p: &Pat) -> bool {
+    if p.open_end {
+        return true;
+    }
+    let rest = text.get(end..).unwrap_or("");
+    let word_rest = rest.split(' ').next().unwrap_or("");
+    if word_rest.is_empty() {
+        return !p.cut;
+    }
+    SUFFIXES.contains(&word_rest)
+}
+
+/// Every string with one character of `word` removed.
+fn deletions(word: &str) -> impl Iterator<Item = String> + '_ {
+    let chars: Vec<char> = word.chars().collect();
+    (0..chars.len()).map(move |skip| {
+        chars
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| *i != skip)
+            .map(|(_, c)| *c)
+            .collect()
+    })
+}
+
+/// Damerau–Levenshtein distance at most one (adjacent transposition
+/// counts as one edit).
+fn within_one_edit(a: &[char], b: &str) -> bool {
+    let b: Vec<char> = b.chars().collect();
+    let (la, lb) = (a.len(), b.len());
+    if la.abs_diff(lb) > 1 {
+        return false;
+    }
+    let prefix = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
+    if prefix == la && prefix == lb {
+        return true;
+    }
+    let (ra, rb) = (
+        a.get(prefix..).unwrap_or(&[]),
+        b.get(prefix..).unwrap_or(&[]),
+    );
+    let tail = |x: &[char], y: &[char]| x == y;
+    match la.cmp(&lb) {
+        std::cmp::Ordering::Equal => {
+            tail(ra.get(1..).unwrap_or(&[]), rb.get(1..).unwrap_or(&[]))
+                || (ra.len() >= 2
+                    && rb.len() >= 2
+                    && ra.first() == rb.get(1)
+                    && ra.get(1) == rb.first()
+                    && tail(ra.get(2..).unwrap_or(&[]), rb.get(2..).unwrap_or(&[])))
+        }
+        std::cmp::Ordering::Greater => tail(ra.get(1..).unwrap_or(&[]), rb),
+        std::cmp::Ordering::Less => tail(ra, rb.get(1..).unwrap_or(&[])),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::within_one_edit;
+
+    #[test]
+    fn one_edit() {
+        let w = |s: &str| s.chars().collect::<Vec<_>>();
+        assert!(within_one_edit(&w("diagnosys"), "diagnosis"));
+        assert!(within_one_edit(&w("chemotheraphy"), "chemotherapy"));
+        assert!(within_one_edit(&w("chemotherpay"), "chemotherapy"));
+        assert!(within_one_edit(&w("chemotherapy"), "chemotherapy"));
+        assert!(!within_one_edit(&w("chemoterpay"), "chemotherapy"));
+        assert!(within_one_edit(&w("evictoin"), "eviction"));
+    }
+}
