@@ -92,6 +92,8 @@ pub enum Command {
     Compile(compile::CompileArgs),
     /// Decide events against a compiled table, as the runtime would.
     Decide(decide::DecideArgs),
+    /// Label events with a table's labelers (and say why with `--explain`).
+    Label(label::LabelArgs),
     /// Write a lattice or a contract's decision diagram as Graphviz DOT.
     Graph(graph::GraphArgs),
     /// Show which decisions change between two contracts or tables.
@@ -144,6 +146,7 @@ pub fn run(cli: Cli) -> Outcome {
         Command::Compile(args) => compile::run(&cli.global, args),
         Command::Graph(args) => graph::run(&cli.global, args),
         Command::Decide(args) => decide::run(&cli.global, args),
+        Command::Label(args) => label::run(&cli.global, args),
         Command::Diff(args) => diff::run(&cli.global, args),
         Command::Explain(args) => explain::run(&cli.global, args),
         Command::Fmt(args) => fmt::run(&cli.global, args),

@@ -477,10 +477,15 @@ impl Decider {
         if let Some(d) = self.destinations.get(name) {
             return Some(d);
         }
-        // Fall back to URL globs and the host part of a URL; slow path only
-        // for destinations not given by name.
-        let host = address::host_of(name);
-        if let Some(d) = host.and_then(|h| self.destinations.get(h.to_ascii_lowercase().as_str())) {
+        // Fall back to the host of a URL or of a host with a path, then to
+        // URL globs; slow path only for destinations not given by name. An
+        // address HTTP clients could read differently is unknown.
+        let parsed = address::parse(name).ok()?;
+        if let Some(d) = parsed
+            .host
+            .as_deref()
+            .and_then(|h| self.destinations.get(h))
+        {
             return Some(d);
         }
         self.table

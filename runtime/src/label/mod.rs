@@ -715,8 +715,12 @@ impl Labeler {
                 v
             }
             Cond::Address(kind, glob) => {
+                let host;
                 let target = match kind {
-                    AddressKind::Host => address::host_of(facts.text).unwrap_or(facts.text),
+                    AddressKind::Host => {
+                        host = address::host_of(facts.text);
+                        host.as_deref().unwrap_or(facts.text)
+                    }
                     AddressKind::Url | AddressKind::Collection => facts.text,
                 };
                 address::glob_match(glob, target)

@@ -9,7 +9,7 @@
 )]
 
 use serde_json::json;
-use stpc_runtime::address::{glob_match, host_of};
+use stpc_runtime::address::{glob_match, host_of, without_query};
 use stpc_runtime::entity::Recognisers;
 use stpc_runtime::label::{at_word_boundaries, Labeler};
 use stpc_runtime::table::{EntityKind, Granularity};
@@ -164,10 +164,19 @@ fn globs_and_hosts() {
     assert!(glob_match("*", ""));
     assert!(!glob_match("a?", "a"));
     assert_eq!(
-        host_of("https://user@api.brave.com:443/x?q=1"),
+        host_of("https://API.brave.com:443/x?q=1").as_deref(),
         Some("api.brave.com")
     );
-    assert_eq!(host_of("api.brave.com"), None);
+    assert_eq!(host_of("api.brave.com").as_deref(), Some("api.brave.com"));
+    assert_eq!(
+        host_of("api.brave.com/res/v1/web/search").as_deref(),
+        Some("api.brave.com")
+    );
+    assert_eq!(host_of("oncology"), None);
+    // Userinfo and backslashes are read differently by HTTP clients: refused.
+    assert_eq!(host_of("https://user@api.brave.com/x"), None);
+    assert_eq!(host_of("https://evil.example\\@api.brave.com/"), None);
+    assert_eq!(host_of("https://api.brave.com /x"), None);
     assert!(at_word_boundaries("a lease b", 2, 7));
     assert!(!at_word_boundaries("please", 1, 6));
 }
@@ -203,4 +212,26 @@ fn coarsening_dates_and_times() {
     assert_eq!(c("at 9am", Granularity::Day), "at [time]");
     assert_eq!(c("on 2024-02-30", Granularity::Day), "on [date]");
     assert_eq!(c("on March 15", Granularity::Month), "on march");
+}
+
+#[test]
+fn destinations_as_agents_write_them() {
+    for written in [
+        "https://api.search.example/v2/query?q=my+private+question",
+        "api.search.example/v2/query",
+        "api.search.example",
+        "HTTPS://Api.Search.Example:443/v2/query#frag",
+    ] {
+        assert_eq!(
+            host_of(written).as_deref(),
+            Some("api.search.example"),
+            "{written}"
+        );
+    }
+    assert_eq!(
+        without_query("https://api.search.example/v2/query?q=secret").as_deref(),
+        Some("https://api.search.example/v2/query")
+    );
+    assert_eq!(without_query("oncology?x=1").as_deref(), Some("oncology"));
+    assert_eq!(without_query("a.example\\@b.example"), None);
 }
