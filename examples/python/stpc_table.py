@@ -210,7 +210,21 @@ _ADDRESS_KIND = ("enum", ["host", "url", "collection"])
 _SUBJECT = ("enum", ["args", "destination"])
 _ENTITY_KIND = (
     "enum",
-    ["email", "phone", "person_name", "date", "time", "money", "gov_id", "address", "url", "ip"],
+    [
+        "email",
+        "phone",
+        "person_name",
+        "date",
+        "time",
+        "money",
+        "gov_id",
+        "address",
+        "url",
+        "ip",
+        "secret",
+        "coordinates",
+        "account_number",
+    ],
 )
 _GRANULARITY = ("enum", ["hour", "day", "week", "month", "year"])
 _FIELD_TYPE = (
@@ -352,9 +366,9 @@ STRUCTS = {
         "tagged",
         "match",
         {
-            "lexicon": [("lexicon", "u32")],
-            "terms": [("lexicon", "u32")],
-            "parts": [("lexicon", "u32")],
+            "lexicon": [("lexicons", ("vec", "u32"))],
+            "terms": [("lexicons", ("vec", "u32"))],
+            "parts": [("lexicons", ("vec", "u32"))],
             "pattern": [("regex", "str")],
             "entity": [("kind", _ENTITY_KIND)],
             "address": [("kind", _ADDRESS_KIND), ("glob", "str")],
@@ -693,7 +707,12 @@ def _labeler(t, lab, n, what):
             raise _invalid(w, "a rule needs at least one condition")
         for j, c in enumerate(r["when"] + r["unless"]):
             if c["match"] in ("lexicon", "terms", "parts"):
-                _index(f"{w}.conditions[{j}].lexicon", c["lexicon"], nlex)
+                if not c["lexicons"]:
+                    raise _invalid(
+                        f"{w}.conditions[{j}].lexicons", "a condition names at least one lexicon"
+                    )
+                for k, l in enumerate(c["lexicons"]):
+                    _index(f"{w}.conditions[{j}].lexicons[{k}]", l, nlex)
 
 
 def validate(t: dict):
@@ -1623,12 +1642,29 @@ ENTITY_PATTERNS = {
     "address": (
         r"(?i)\b\d{1,6}\s+(?:[a-z0-9.'-]+\s+){0,4}"
         r"(?:street|st|avenue|ave|road|rd|boulevard|blvd|lane|ln|drive|dr|court|ct|way|place|pl|terrace|parkway|pkwy|highway|hwy|square|sq|circle|cir)\b\.?"
+        r"|(?i)\b[a-zà-ÿ'-]{2,}(?:straat|strasse|straße|str\.|steeg|weg|laan|gracht|plein|kade|dijk|singel|markt|allee|gasse|platz|ring|damm|ufer)\s+\d{1,4}[a-z]?\b"
+        r"|(?i)\b(?:rue|avenue|boulevard|bd|chemin|impasse|allée|calle|c/|avenida|avda\.?|plaza|paseo|carrer|via|viale|piazza)\s+(?:(?:de|del|la|las|los|des|du|le|les|di|della)\s+)*[a-zà-ÿ'-]{2,}(?:\s+[a-zà-ÿ'-]{2,}){0,3},?\s+(?:n[º°o]\.?\s*)?\d{1,4}\b"
+        r"|(?i)\b\d{1,4}(?:\s?bis)?,?\s+(?:rue|avenue|boulevard|bd|chemin|impasse|allée|place)\b"
     ),
     "url": r"""(?i)\b(?:https?|ftp)://[^\s<>"']+|\bwww\.[^\s<>"']+""",
     "ip": (
         r"\b(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\b"
         r"|(?i)\b(?:[0-9a-f]{1,4}:){7}[0-9a-f]{1,4}\b"
         r"|(?i)\b(?:[0-9a-f]{1,4}:){1,6}:(?:[0-9a-f]{1,4}:?){0,6}[0-9a-f]{1,4}\b"
+    ),
+    "secret": (
+        r"\b(?:glpat|gldt|ghp|gho|ghu|ghs|ghr|github_pat|xox[abprs]|sk|sk_live|sk_test|rk_live|pk_live|npm|pypi|hf|shpat|dop_v1)[-_][A-Za-z0-9_-]{12,}"
+        r"|\b(?:AKIA|ASIA)[0-9A-Z]{16}\b|\bAIza[0-9A-Za-z_-]{20,}"
+        r"|\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"
+        r"|-----BEGIN [A-Z ]*PRIVATE KEY-----|\bssh-(?:ed25519|rsa|dss|ecdsa[\w-]*) AAAA[0-9A-Za-z+/]{8,}"
+        r"|(?i:\b(?:password|passwd|pwd|passwort|wachtwoord|contraseña|mot de passe|secret|token|api[_-]?key|access[_-]?key)\s*[:=]\s*)[^\s,;]{4,}"
+    ),
+    "coordinates": (
+        r"-?\b(?:[0-8]?\d|90)\.\d{3,},\s?-?\b(?:1[0-7]\d|0?\d{1,2}|180)\.\d{3,}\b"
+    ),
+    "account_number": (
+        r"\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?\b"
+        r"|\b(?:\d{4}[ -]){3}\d{4}\b|\b\d{16}\b"
     ),
 }
 
@@ -1740,7 +1776,7 @@ class _Rules:
                                 f"labeler `{which}` rule {i} has a pattern that does not compile",
                             ) from None
                     elif kind == "lexicon":
-                        conds.append(("lexicon", c["lexicon"]))
+                        conds.append(("lexicon", tuple(c["lexicons"])))
                     elif kind == "entity":
                         conds.append(("entity", c["kind"]))
                     else:
@@ -1804,7 +1840,7 @@ class Labeler:
 
     def _holds(self, kind, arg, text, lex):
         if kind == "lexicon":
-            return arg < len(lex) and lex[arg]
+            return any(l < len(lex) and lex[l] for l in arg)
         if kind == "pattern":
             return arg.search(text) is not None
         if kind == "entity":

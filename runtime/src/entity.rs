@@ -51,13 +51,35 @@ pub fn pattern(kind: EntityKind) -> &'static str {
         ),
         EntityKind::Address => concat!(
             r"(?i)\b\d{1,6}\s+(?:[a-z0-9.'-]+\s+){0,4}",
-            r"(?:street|st|avenue|ave|road|rd|boulevard|blvd|lane|ln|drive|dr|court|ct|way|place|pl|terrace|parkway|pkwy|highway|hwy|square|sq|circle|cir)\b\.?"
+            r"(?:street|st|avenue|ave|road|rd|boulevard|blvd|lane|ln|drive|dr|court|ct|way|place|pl|terrace|parkway|pkwy|highway|hwy|square|sq|circle|cir)\b\.?",
+            // Dutch and German street names end in their kind, the number follows.
+            r"|(?i)\b[a-zà-ÿ'-]{2,}(?:straat|strasse|straße|str\.|steeg|weg|laan|gracht|plein|kade|dijk|singel|markt|allee|gasse|platz|ring|damm|ufer)\s+\d{1,4}[a-z]?\b",
+            // French, Spanish and Italian: kind, name, number (either order).
+            r"|(?i)\b(?:rue|avenue|boulevard|bd|chemin|impasse|allée|calle|c/|avenida|avda\.?|plaza|paseo|carrer|via|viale|piazza)\s+(?:(?:de|del|la|las|los|des|du|le|les|di|della)\s+)*[a-zà-ÿ'-]{2,}(?:\s+[a-zà-ÿ'-]{2,}){0,3},?\s+(?:n[º°o]\.?\s*)?\d{1,4}\b",
+            r"|(?i)\b\d{1,4}(?:\s?bis)?,?\s+(?:rue|avenue|boulevard|bd|chemin|impasse|allée|place)\b"
         ),
         EntityKind::Url => r#"(?i)\b(?:https?|ftp)://[^\s<>"']+|\bwww\.[^\s<>"']+"#,
         EntityKind::Ip => concat!(
             r"\b(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\b",
             r"|(?i)\b(?:[0-9a-f]{1,4}:){7}[0-9a-f]{1,4}\b",
             r"|(?i)\b(?:[0-9a-f]{1,4}:){1,6}:(?:[0-9a-f]{1,4}:?){0,6}[0-9a-f]{1,4}\b"
+        ),
+        EntityKind::Secret => concat!(
+            // Prefixed tokens of the common providers.
+            r"\b(?:glpat|gldt|ghp|gho|ghu|ghs|ghr|github_pat|xox[abprs]|sk|sk_live|sk_test|rk_live|pk_live|npm|pypi|hf|shpat|dop_v1)[-_][A-Za-z0-9_-]{12,}",
+            r"|\b(?:AKIA|ASIA)[0-9A-Z]{16}\b|\bAIza[0-9A-Za-z_-]{20,}",
+            // A JWT, a private key block.
+            r"|\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}",
+            r"|-----BEGIN [A-Z ]*PRIVATE KEY-----|\bssh-(?:ed25519|rsa|dss|ecdsa[\w-]*) AAAA[0-9A-Za-z+/]{8,}",
+            // A secret given inline: `password=...`, `api_key: ...`.
+            r"|(?i:\b(?:password|passwd|pwd|passwort|wachtwoord|contraseña|mot de passe|secret|token|api[_-]?key|access[_-]?key)\s*[:=]\s*)[^\s,;]{4,}"
+        ),
+        EntityKind::Coordinates => {
+            r"-?\b(?:[0-8]?\d|90)\.\d{3,},\s?-?\b(?:1[0-7]\d|0?\d{1,2}|180)\.\d{3,}\b"
+        }
+        EntityKind::AccountNumber => concat!(
+            r"\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?\b",
+            r"|\b(?:\d{4}[ -]){3}\d{4}\b|\b\d{16}\b"
         ),
     }
 }

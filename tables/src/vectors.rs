@@ -516,14 +516,13 @@ fn conditions(rules: &[LabelRule]) -> impl Iterator<Item = &Condition> {
 
 fn lexicon_ids(rules: &[LabelRule]) -> BTreeSet<u32> {
     conditions(rules)
-        .filter_map(|c| match c {
-            Condition::Lexicon { lexicon }
-            | Condition::Terms { lexicon }
-            | Condition::Parts { lexicon } => Some(*lexicon),
-            Condition::Pattern { .. } | Condition::Entity { .. } | Condition::Address { .. } => {
-                None
-            }
+        .flat_map(|c| match c {
+            Condition::Lexicon { lexicons }
+            | Condition::Terms { lexicons }
+            | Condition::Parts { lexicons } => lexicons.as_slice(),
+            Condition::Pattern { .. } | Condition::Entity { .. } | Condition::Address { .. } => &[],
         })
+        .copied()
         .collect()
 }
 

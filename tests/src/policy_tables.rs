@@ -365,9 +365,21 @@ pub fn table(name: &str, pipeline: Pipeline, tau: f64, scrub: bool) -> Table {
         labelers: Labelers {
             args: Labeler {
                 rules: vec![
-                    rule(vec![Condition::Lexicon { lexicon: 0 }], vec![], INTENT),
-                    rule(vec![Condition::Lexicon { lexicon: 1 }], vec![], SENSITIVE),
-                    rule(vec![Condition::Lexicon { lexicon: 2 }], vec![], SENSITIVE),
+                    rule(
+                        vec![Condition::Lexicon { lexicons: vec![0] }],
+                        vec![],
+                        INTENT,
+                    ),
+                    rule(
+                        vec![Condition::Lexicon { lexicons: vec![1] }],
+                        vec![],
+                        SENSITIVE,
+                    ),
+                    rule(
+                        vec![Condition::Lexicon { lexicons: vec![2] }],
+                        vec![],
+                        SENSITIVE,
+                    ),
                 ],
                 fallback: 0,
             },

@@ -246,10 +246,14 @@ pub fn web_search_table(opts: &Options) -> Table {
         labelers: Labelers {
             args: Labeler {
                 rules: vec![
-                    rule(vec![Condition::Lexicon { lexicon: 0 }], vec![], INTENT),
                     rule(
-                        vec![Condition::Lexicon { lexicon: 1 }],
-                        vec![Condition::Lexicon { lexicon: 2 }],
+                        vec![Condition::Lexicon { lexicons: vec![0] }],
+                        vec![],
+                        INTENT,
+                    ),
+                    rule(
+                        vec![Condition::Lexicon { lexicons: vec![1] }],
+                        vec![Condition::Lexicon { lexicons: vec![2] }],
                         SENSITIVE,
                     ),
                     rule(
@@ -280,7 +284,7 @@ pub fn web_search_table(opts: &Options) -> Table {
                         vec![],
                         SENSITIVE,
                     ),
-                    rule(vec![Condition::Lexicon { lexicon: 3 }], vec![], 0),
+                    rule(vec![Condition::Lexicon { lexicons: vec![3] }], vec![], 0),
                 ],
                 fallback: 1,
             },

@@ -408,14 +408,18 @@ struct MatcherCx<'a> {
 
 /// One condition of a labeler rule, resolved and checked.
 fn matcher(cx: &mut Cx<'_>, at: MatcherCx<'_>, m: &ast::Matcher) -> Option<hir::Matcher> {
-    let lexicon = |cx: &mut Cx<'_>, name: &ast::Ident| {
-        cx.lookup(at.module, name, Kind::Lexicon)
-            .map(hir::LexiconId)
+    // Every name is looked up (each unknown one reported), then the list.
+    let lexicons = |cx: &mut Cx<'_>, names: &[ast::Ident]| {
+        let ids: Vec<_> = names
+            .iter()
+            .map(|n| cx.lookup(at.module, n, Kind::Lexicon).map(hir::LexiconId))
+            .collect();
+        ids.into_iter().collect::<Option<Vec<_>>>()
     };
     match m {
-        ast::Matcher::Lexicon(n) => lexicon(cx, n).map(hir::Matcher::Lexicon),
-        ast::Matcher::Terms(n) => lexicon(cx, n).map(hir::Matcher::Terms),
-        ast::Matcher::Parts(n) => lexicon(cx, n).map(hir::Matcher::Parts),
+        ast::Matcher::Lexicon(n) => lexicons(cx, n).map(hir::Matcher::Lexicon),
+        ast::Matcher::Terms(n) => lexicons(cx, n).map(hir::Matcher::Terms),
+        ast::Matcher::Parts(n) => lexicons(cx, n).map(hir::Matcher::Parts),
         ast::Matcher::Pattern(regex) => match pattern_error(&regex.value) {
             None => Some(hir::Matcher::Pattern(regex.value.clone())),
             Some(e) => {

@@ -523,12 +523,13 @@ pub struct Labeler {
 /// What a labeler rule matches.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Matcher {
-    /// A phrase of a lexicon, verbatim.
-    Lexicon(LexiconId),
-    /// A term of a lexicon as words (folded, inflected, compounds, typos).
-    Terms(LexiconId),
-    /// A term of a lexicon inside words.
-    Parts(LexiconId),
+    /// A phrase of one of the lexicons, verbatim.
+    Lexicon(Vec<LexiconId>),
+    /// A term of one of the lexicons as words (folded, inflected, compounds,
+    /// typos).
+    Terms(Vec<LexiconId>),
+    /// A term of one of the lexicons inside words.
+    Parts(Vec<LexiconId>),
     /// A regular expression (known to compile within the runtime's limits).
     Pattern(String),
     /// An entity kind.

@@ -95,18 +95,20 @@ fn condition(
     span: crate::Span,
     out: &mut Vec<Diagnostic>,
 ) -> t::Condition {
-    let lex = |id: hir::LexiconId, out: &mut Vec<Diagnostic>| {
-        vocab::must(ix.lexicon(id), span, "a labeler's lexicon", out)
+    let lex = |ids: &[hir::LexiconId], out: &mut Vec<Diagnostic>| {
+        ids.iter()
+            .map(|id| vocab::must(ix.lexicon(*id), span, "a labeler's lexicon", out))
+            .collect()
     };
     match m {
         hir::Matcher::Lexicon(l) => t::Condition::Lexicon {
-            lexicon: lex(*l, out),
+            lexicons: lex(l, out),
         },
         hir::Matcher::Terms(l) => t::Condition::Terms {
-            lexicon: lex(*l, out),
+            lexicons: lex(l, out),
         },
         hir::Matcher::Parts(l) => t::Condition::Parts {
-            lexicon: lex(*l, out),
+            lexicons: lex(l, out),
         },
         hir::Matcher::Pattern(re) => t::Condition::Pattern { regex: re.clone() },
         hir::Matcher::Entity(k) => t::Condition::Entity { kind: *k },

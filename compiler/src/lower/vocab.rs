@@ -108,8 +108,9 @@ pub(crate) fn index(p: &hir::Program, c: &hir::Contract, d: &Domain) -> Index {
             .iter()
             .flat_map(|r| r.when.iter().chain(&r.unless))
         {
-            if let hir::Matcher::Lexicon(l) | hir::Matcher::Terms(l) | hir::Matcher::Parts(l) = m {
-                lex.insert(*l);
+            if let hir::Matcher::Lexicon(ls) | hir::Matcher::Terms(ls) | hir::Matcher::Parts(ls) = m
+            {
+                lex.extend(ls.iter().copied());
             }
         }
     }

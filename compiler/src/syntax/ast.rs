@@ -407,12 +407,13 @@ pub struct MatchRule {
 /// Something that occurs in a value.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Matcher {
-    /// `lexicon x`: a phrase of `x`, verbatim.
-    Lexicon(Ident),
-    /// `terms x`: a term of `x` as words (folded, inflected, compounds, typos).
-    Terms(Ident),
-    /// `parts x`: a term of `x` inside words.
-    Parts(Ident),
+    /// `lexicon x, y`: a phrase of `x` or `y`, verbatim.
+    Lexicon(Vec<Ident>),
+    /// `terms x, y`: a term of `x` or `y` as words (folded, inflected,
+    /// compounds, typos).
+    Terms(Vec<Ident>),
+    /// `parts x, y`: a term of `x` or `y` inside words.
+    Parts(Vec<Ident>),
     /// `pattern r"..."`
     Pattern(Str),
     /// `entity email`
@@ -425,9 +426,13 @@ impl Matcher {
     /// Where the matcher is written (its name or string).
     pub fn loc(&self) -> Loc {
         match self {
-            Matcher::Lexicon(i) | Matcher::Terms(i) | Matcher::Parts(i) | Matcher::Entity(i) => {
-                i.loc
+            Matcher::Lexicon(names) | Matcher::Terms(names) | Matcher::Parts(names) => {
+                match (names.first(), names.last()) {
+                    (Some(a), Some(b)) => Loc(a.loc.0.to(b.loc.0)),
+                    _ => Loc::default(),
+                }
             }
+            Matcher::Entity(i) => i.loc,
             Matcher::Pattern(s) | Matcher::Address(_, s) => s.loc,
         }
     }

@@ -491,14 +491,7 @@ fn chain_pieces(c: &Chain) -> Vec<String> {
 /// A labeler rule as a head (scope and conditions) and a tail (`-> label`,
 /// hard negatives and `;`).
 fn match_rule_parts(m: &MatchRule) -> (String, String) {
-    let mut head = String::new();
-    if !m.tools.is_empty() {
-        head.push_str(&format!("tool {}", names(&m.tools)));
-        head.push_str(if m.fields.is_empty() { ": " } else { " " });
-    }
-    if !m.fields.is_empty() {
-        head.push_str(&format!("field {}: ", names(&m.fields)));
-    }
+    let mut head = scope(m);
     head.push_str(&m.when.iter().map(matcher).collect::<Vec<_>>().join(" and "));
     let mut tail = format!("-> {}", m.label.name);
     if !m.unless.is_empty() {
@@ -515,12 +508,79 @@ fn match_rule_parts(m: &MatchRule) -> (String, String) {
     (head, tail)
 }
 
+/// `tool a: `, `field x, y: `, or nothing.
+fn scope(m: &MatchRule) -> String {
+    let mut head = String::new();
+    if !m.tools.is_empty() {
+        head.push_str(&format!("tool {}", names(&m.tools)));
+        head.push_str(if m.fields.is_empty() { ": " } else { " " });
+    }
+    if !m.fields.is_empty() {
+        head.push_str(&format!("field {}: ", names(&m.fields)));
+    }
+    head
+}
+
+/// A labeler rule too long for two lines: one condition per line, `and`,
+/// `->`, `unless` and `or` leading the continuation lines, and a lexicon
+/// list that is still too long filled with a deeper hanging indent.
+fn match_rule_lines(indent: usize, m: &MatchRule) -> Vec<String> {
+    let mut pieces: Vec<(String, &Matcher)> = Vec::new();
+    for (i, w) in m.when.iter().enumerate() {
+        let lead = if i == 0 { scope(m) } else { "and ".to_owned() };
+        pieces.push((lead, w));
+    }
+    let mut lines = Vec::new();
+    for (i, (lead, w)) in pieces.iter().enumerate() {
+        let at = if i == 0 { indent } else { indent + 1 };
+        lines.extend(matcher_lines(at, lead, w, ""));
+    }
+    let label = format!("-> {}", m.label.name);
+    if m.unless.is_empty() {
+        lines.push(format!("{}{label};", pad(indent + 1)));
+        return lines;
+    }
+    for (i, u) in m.unless.iter().enumerate() {
+        let lead = if i == 0 {
+            format!("{label} unless ")
+        } else {
+            "or ".to_owned()
+        };
+        let end = if i + 1 == m.unless.len() { ";" } else { "" };
+        lines.extend(matcher_lines(indent + 1, &lead, u, end));
+    }
+    lines
+}
+
+/// One matcher after `lead`, then `end`, filled when its lexicon list is
+/// too long for a line.
+fn matcher_lines(indent: usize, lead: &str, m: &Matcher, end: &str) -> Vec<String> {
+    let one = format!("{}{lead}{}{end}", pad(indent), matcher(m));
+    if width(&one) <= WIDTH {
+        return vec![one];
+    }
+    let (keyword, list) = match m {
+        Matcher::Lexicon(l) => ("lexicon", l),
+        Matcher::Terms(l) => ("terms", l),
+        Matcher::Parts(l) => ("parts", l),
+        _ => return vec![one],
+    };
+    fill(
+        indent,
+        indent + 2,
+        &format!("{lead}{keyword} "),
+        &strings(list),
+        ",",
+        end,
+    )
+}
+
 /// A matcher as written.
 pub fn matcher(m: &Matcher) -> String {
     match m {
-        Matcher::Lexicon(i) => format!("lexicon {}", i.name),
-        Matcher::Terms(i) => format!("terms {}", i.name),
-        Matcher::Parts(i) => format!("parts {}", i.name),
+        Matcher::Lexicon(i) => format!("lexicon {}", names(i)),
+        Matcher::Terms(i) => format!("terms {}", names(i)),
+        Matcher::Parts(i) => format!("parts {}", names(i)),
         Matcher::Pattern(s) => format!("pattern {}", quote(s)),
         Matcher::Entity(i) => format!("entity {}", i.name),
         Matcher::Address(k, s) => format!("{} {}", k.keyword(), quote(s)),
@@ -809,7 +869,8 @@ impl Printer {
         self.unit(lines);
     }
 
-    /// A labeler rule: one line, or broken before `->` when too long.
+    /// A labeler rule: one line, two lines broken before `->`, or one line per
+    /// condition when two are still too long.
     fn label_rule(&mut self, r: &LabelRule) {
         let m = match r {
             LabelRule::Match(m) => m,
@@ -819,14 +880,16 @@ impl Printer {
         };
         let (head, tail) = match_rule_parts(m);
         let one = format!("{}{head} {tail}", pad(self.indent));
+        let two = [
+            format!("{}{head}", pad(self.indent)),
+            format!("{}{tail}", pad(self.indent + 1)),
+        ];
         if width(&one) <= WIDTH {
             self.units.push(one);
+        } else if two.iter().all(|l| width(l) <= WIDTH) {
+            self.unit(two.to_vec());
         } else {
-            let lines = vec![
-                format!("{}{head}", pad(self.indent)),
-                format!("{}{tail}", pad(self.indent + 1)),
-            ];
-            self.unit(lines);
+            self.unit(match_rule_lines(self.indent, m));
         }
     }
 

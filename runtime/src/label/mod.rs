@@ -108,8 +108,24 @@ pub struct FieldWhy {
     pub label: String,
     /// The rules that fired on its leaves.
     pub fired: Vec<Fired>,
+    /// The rules whose conditions held on a leaf but a hard negative
+    /// (`unless`) dropped.
+    pub suppressed: Vec<Suppressed>,
     /// Whether some leaf matched no rule and took the fallback.
     pub fallback: bool,
+}
+
+/// A rule whose conditions held on one leaf, dropped by a hard negative.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Suppressed {
+    /// The rule's index in its labeler.
+    pub rule: usize,
+    /// The label it would have given.
+    pub label: String,
+    /// Which leaf.
+    pub leaf: String,
+    /// The `unless` condition that held.
+    pub by: Evidence,
 }
 
 /// Why the destination got its label.
@@ -153,9 +169,9 @@ pub struct Evidence {
 /// A compiled condition.
 #[derive(Debug, Clone)]
 enum Cond {
-    Exact(u32),
-    Terms(u32),
-    Parts(u32),
+    Exact(Box<[u32]>),
+    Terms(Box<[u32]>),
+    Parts(Box<[u32]>),
     Pattern(usize),
     Entity(EntityKind),
     Address(AddressKind, Box<str>),
@@ -241,17 +257,22 @@ struct Builder<'t> {
 
 impl Builder<'_> {
     fn cond(&mut self, c: &Condition, which: &'static str, rule: usize) -> Result<Cond, LoadError> {
-        let mark = |v: &mut Vec<bool>, l: u32| -> Result<u32, LoadError> {
-            let slot = v.get_mut(l as usize).ok_or(LoadError::BadLexicon {
-                lexicon: l as usize,
-            })?;
-            *slot = true;
-            Ok(l)
+        let mark = |v: &mut Vec<bool>, ls: &[u32]| -> Result<Box<[u32]>, LoadError> {
+            if ls.is_empty() {
+                return Err(LoadError::BadLexicon { lexicon: 0 });
+            }
+            for &l in ls {
+                let slot = v.get_mut(l as usize).ok_or(LoadError::BadLexicon {
+                    lexicon: l as usize,
+                })?;
+                *slot = true;
+            }
+            Ok(ls.into())
         };
         Ok(match c {
-            Condition::Lexicon { lexicon } => Cond::Exact(mark(&mut self.exact, *lexicon)?),
-            Condition::Terms { lexicon } => Cond::Terms(mark(&mut self.terms, *lexicon)?),
-            Condition::Parts { lexicon } => Cond::Parts(mark(&mut self.parts, *lexicon)?),
+            Condition::Lexicon { lexicons } => Cond::Exact(mark(&mut self.exact, lexicons)?),
+            Condition::Terms { lexicons } => Cond::Terms(mark(&mut self.terms, lexicons)?),
+            Condition::Parts { lexicons } => Cond::Parts(mark(&mut self.parts, lexicons)?),
             Condition::Pattern { regex } => {
                 // Compile alone first so the error names the rule.
                 regex::RegexBuilder::new(regex)
@@ -519,6 +540,7 @@ impl Labeler {
             let mut field = FieldAcc {
                 acc: None,
                 fired: why.as_ref().map(|_| Vec::new()),
+                suppressed: Vec::new(),
                 fallback: false,
             };
             let cx = LeafCx { tool, field: k };
@@ -539,6 +561,7 @@ impl Labeler {
                     field: k.clone(),
                     label: name(&self.args_lattice, l),
                     fired,
+                    suppressed: field.suppressed,
                     fallback: field.fallback || field.acc.is_none(),
                 });
             }
@@ -554,6 +577,7 @@ impl Labeler {
         let mut acc = FieldAcc {
             acc: None,
             fired: None,
+            suppressed: Vec::new(),
             fallback: false,
         };
         let cx = LeafCx { tool: "", field };
@@ -620,6 +644,15 @@ impl Labeler {
                         evidence: self.evidence(rule, &mut facts),
                     });
                 }
+            } else if acc.fired.is_some() {
+                if let Some(by) = self.suppressed_by(&self.args, rule, &mut facts) {
+                    acc.suppressed.push(Suppressed {
+                        rule: i,
+                        label: name(&self.args_lattice, rule.label),
+                        leaf: path.to_owned(),
+                        by,
+                    });
+                }
             }
         }
         if !any {
@@ -679,25 +712,49 @@ impl Labeler {
         label
     }
 
-    fn holds(&self, rules: &Rules, rule: &Rule, facts: &mut Facts<'_, '_>) -> bool {
-        !rule.when.is_empty()
-            && rule.when.iter().all(|c| self.test(rules, c, facts))
-            && !rule.unless.iter().any(|c| self.test(rules, c, facts))
+    /// For an explanation: the hard negative that dropped a rule whose
+    /// conditions all held, if that is why it did not fire.
+    fn suppressed_by(
+        &self,
+        rules: &Rules,
+        rule: &Rule,
+        facts: &mut Facts<'_, '_>,
+    ) -> Option<Evidence> {
+        if rule.when.is_empty() || !rule.when.iter().all(|c| self.test(rules, c, facts, true)) {
+            return None;
+        }
+        let by = rule
+            .unless
+            .iter()
+            .find(|c| self.test(rules, c, facts, false))?;
+        Some(self.evidence_of(by, facts))
     }
 
-    fn test(&self, rules: &Rules, c: &Cond, facts: &mut Facts<'_, '_>) -> bool {
+    fn holds(&self, rules: &Rules, rule: &Rule, facts: &mut Facts<'_, '_>) -> bool {
+        !rule.when.is_empty()
+            && rule.when.iter().all(|c| self.test(rules, c, facts, true))
+            && !rule
+                .unless
+                .iter()
+                .any(|c| self.test(rules, c, facts, false))
+    }
+
+    /// Whether a condition holds on the leaf. Hard negatives (`unless`)
+    /// pass `fuzzy = false`: a typo of tolerance may make a rule fire, never
+    /// cancel one (`historial` is not `historical`).
+    fn test(&self, rules: &Rules, c: &Cond, facts: &mut Facts<'_, '_>, fuzzy: bool) -> bool {
         match c {
-            Cond::Exact(l) => {
+            Cond::Exact(ls) => {
                 self.ensure_exact(rules, facts);
-                facts.exact_has(*l)
+                ls.iter().any(|l| facts.exact_has(*l))
             }
-            Cond::Terms(l) => {
+            Cond::Terms(ls) => {
                 self.ensure_words(rules, facts);
-                facts.term_has(*l, false)
+                facts.term_has(ls, false, fuzzy)
             }
-            Cond::Parts(l) => {
+            Cond::Parts(ls) => {
                 self.ensure_words(rules, facts);
-                facts.term_has(*l, true)
+                facts.term_has(ls, true, fuzzy)
             }
             Cond::Pattern(i) => {
                 self.ensure_patterns(rules, facts);
@@ -791,10 +848,15 @@ impl Labeler {
     }
 
     fn evidence_of(&self, c: &Cond, facts: &mut Facts<'_, '_>) -> Evidence {
-        let lex_name = |l: u32| {
-            self.lexicon_names
-                .get(l as usize)
-                .map_or("?", String::as_str)
+        let lex_names = |ls: &[u32]| {
+            ls.iter()
+                .map(|l| {
+                    self.lexicon_names
+                        .get(*l as usize)
+                        .map_or("?", String::as_str)
+                })
+                .collect::<Vec<_>>()
+                .join(", ")
         };
         let entry = |l: u32, e: u32| {
             self.entries
@@ -803,28 +865,28 @@ impl Labeler {
                 .map(|p| p.to_string())
         };
         match c {
-            Cond::Exact(l) => {
-                let hit = facts.s.exact_hits.iter().find(|(hl, _, _)| hl == l);
+            Cond::Exact(ls) => {
+                let hit = facts.s.exact_hits.iter().find(|(hl, _, _)| ls.contains(hl));
                 Evidence {
-                    condition: format!("lexicon {}", lex_name(*l)),
+                    condition: format!("lexicon {}", lex_names(ls)),
                     matched: hit.and_then(|(l, e, _)| entry(*l, *e)),
                     span: hit.map(|(_, _, r)| (r.start, r.end)),
                     fuzzy: false,
                 }
             }
-            Cond::Terms(l) | Cond::Parts(l) => {
+            Cond::Terms(ls) | Cond::Parts(ls) => {
                 let parts = matches!(c, Cond::Parts(_));
                 let hits = if parts {
                     &facts.s.part_hits
                 } else {
                     &facts.s.hits
                 };
-                let hit = hits.iter().find(|h| h.lexicon == *l);
+                let hit = hits.iter().find(|h| ls.contains(&h.lexicon));
                 Evidence {
                     condition: format!(
                         "{} {}",
                         if parts { "parts" } else { "terms" },
-                        lex_name(*l)
+                        lex_names(ls)
                     ),
                     matched: hit.and_then(|h| entry(h.lexicon, h.entry)),
                     span: hit
@@ -885,6 +947,7 @@ struct LeafCx<'a> {
 struct FieldAcc {
     acc: Option<u32>,
     fired: Option<Vec<Fired>>,
+    suppressed: Vec<Suppressed>,
     fallback: bool,
 }
 
@@ -922,13 +985,14 @@ impl<'t, 's> Facts<'t, 's> {
         self.s.exact.get(l as usize).copied().unwrap_or(false)
     }
 
-    fn term_has(&self, l: u32, parts: bool) -> bool {
+    fn term_has(&self, ls: &[u32], parts: bool, fuzzy: bool) -> bool {
         let hits = if parts {
             &self.s.part_hits
         } else {
             &self.s.hits
         };
-        hits.iter().any(|h| h.lexicon == l)
+        hits.iter()
+            .any(|h| (fuzzy || !h.fuzzy) && ls.contains(&h.lexicon))
     }
 }
 

@@ -17,7 +17,9 @@
 //!   compounds are written (German, Dutch). A word of seven letters or more
 //!   that no entry matched is compared with the single-word entries of that
 //!   length or more, and one edit (insertion, deletion, substitution,
-//!   transposition) is tolerated: `diagnosys`, `chemotheraphy`.
+//!   transposition) after the first letter is tolerated: `diagnosys`,
+//!   `chemotheraphy`. Entries whose last word is shorter than
+//!   [`ENDINGS_MIN`] letters take no ending (`me` is not `men`).
 //! - **`parts`**: an entry matches anywhere inside words, for names written
 //!   without separators (`soberpath`, `pwnedpasswords`, `debtfree`).
 //!
@@ -51,6 +53,10 @@ pub const SUFFIXES: &[&str] = &[
 /// Words at least this long get one typo of tolerance.
 pub const FUZZY_MIN: usize = 7;
 
+/// Entries whose last word is shorter than this match that word exactly:
+/// no ending, so `me` does not match `men` nor `i` match `is`.
+pub const ENDINGS_MIN: usize = 4;
+
 /// How entries match.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Mode {
@@ -71,6 +77,8 @@ struct Pat {
     open_end: bool,
     /// The entry's last vowel was dropped: an ending must follow.
     cut: bool,
+    /// The last word is short: no ending may follow.
+    exact: bool,
 }
 
 /// A kept hit: which entry, and where in the folded text.
@@ -128,16 +136,17 @@ impl TermIndex {
             return;
         }
         let lead = if open_start { "" } else { " " };
+        let last_word = body.rsplit(' ').next().unwrap_or(&body);
         let pat = Pat {
             lexicon,
             entry,
             open_start,
             open_end,
             cut: false,
+            exact: last_word.chars().count() < ENDINGS_MIN,
         };
         out.push(format!("{lead}{body}"));
         self.pats.push(pat);
-        let last_word = body.rsplit(' ').next().unwrap_or(&body);
         if !open_end && mode == Mode::Words {
             if let Some(stem) = body.strip_suffix(['a', 'e', 'i', 'o', 'u', 'y']) {
                 if last_word.chars().count() >= 5 {
@@ -251,7 +260,7 @@ fn ends_well(text: &str, end: usize, p: &Pat) -> bool {
     if word_rest.is_empty() {
         return !p.cut;
     }
-    SUFFIXES.contains(&word_rest)
+    !p.exact && SUFFIXES.contains(&word_rest)
 }
 
 /// Every string with one character of `word` removed.
@@ -272,7 +281,9 @@ fn deletions(word: &str) -> impl Iterator<Item = String> + '_ {
 fn within_one_edit(a: &[char], b: &str) -> bool {
     let b: Vec<char> = b.chars().collect();
     let (la, lb) = (a.len(), b.len());
-    if la.abs_diff(lb) > 1 {
+    // Typos rarely hit the first letter, and a different first letter is
+    // usually a different word (`muestra`, `nuestra`).
+    if la.abs_diff(lb) > 1 || a.first() != b.first() {
         return false;
     }
     let prefix = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
@@ -311,5 +322,6 @@ mod tests {
         assert!(within_one_edit(&w("chemotherapy"), "chemotherapy"));
         assert!(!within_one_edit(&w("chemoterpay"), "chemotherapy"));
         assert!(within_one_edit(&w("evictoin"), "eviction"));
+        assert!(!within_one_edit(&w("muestra"), "nuestra"));
     }
 }

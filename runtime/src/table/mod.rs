@@ -559,11 +559,18 @@ pub enum EntityKind {
     Url,
     /// IPv4 or IPv6 address.
     Ip,
+    /// A credential: an API key or token of a known shape, a private key
+    /// block, a JWT, or `password=...`.
+    Secret,
+    /// Latitude and longitude written as decimal degrees.
+    Coordinates,
+    /// A bank or card account number (IBAN, 16-digit card number).
+    AccountNumber,
 }
 
 impl EntityKind {
     /// Every kind, in declaration order.
-    pub const ALL: [EntityKind; 10] = [
+    pub const ALL: [EntityKind; 13] = [
         EntityKind::Email,
         EntityKind::Phone,
         EntityKind::PersonName,
@@ -574,6 +581,9 @@ impl EntityKind {
         EntityKind::Address,
         EntityKind::Url,
         EntityKind::Ip,
+        EntityKind::Secret,
+        EntityKind::Coordinates,
+        EntityKind::AccountNumber,
     ];
 
     /// The snake_case name.
@@ -590,6 +600,9 @@ impl EntityKind {
             EntityKind::Address => "address",
             EntityKind::Url => "url",
             EntityKind::Ip => "ip",
+            EntityKind::Secret => "secret",
+            EntityKind::Coordinates => "coordinates",
+            EntityKind::AccountNumber => "account_number",
         }
     }
 
@@ -710,25 +723,25 @@ pub struct LabelRule {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "snake_case", tag = "match")]
 pub enum Condition {
-    /// A phrase of a lexicon occurs verbatim at word boundaries (ASCII
-    /// case-insensitive).
+    /// A phrase of one of the lexicons occurs verbatim at word boundaries
+    /// (ASCII case-insensitive).
     Lexicon {
-        /// Lexicon index.
-        lexicon: u32,
+        /// Lexicon indices (at least one).
+        lexicons: Vec<u32>,
     },
-    /// A term of a lexicon occurs as words: case and accents folded,
+    /// A term of one of the lexicons occurs as words: case and accents folded,
     /// inflectional endings accepted, `*` at either end of an entry
     /// matching inside a word (compounds), one typo tolerated in long
     /// words. The matching rules are in the book's table-format chapter.
     Terms {
-        /// Lexicon index.
-        lexicon: u32,
+        /// Lexicon indices (at least one).
+        lexicons: Vec<u32>,
     },
-    /// A term of a lexicon occurs anywhere inside a word (concatenated
+    /// A term of one of the lexicons occurs anywhere inside a word (concatenated
     /// names such as host labels and mailboxes: `soberpath`, `debtfree`).
     Parts {
-        /// Lexicon index.
-        lexicon: u32,
+        /// Lexicon indices (at least one).
+        lexicons: Vec<u32>,
     },
     /// A regular expression (Rust `regex` syntax) matches.
     Pattern {

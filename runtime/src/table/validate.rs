@@ -463,10 +463,18 @@ fn labeler(
         }
         for (j, c) in r.when.iter().chain(&r.unless).enumerate() {
             match c {
-                Condition::Lexicon { lexicon }
-                | Condition::Terms { lexicon }
-                | Condition::Parts { lexicon } => {
-                    index(format!("{w}.conditions[{j}].lexicon"), *lexicon, lex)?;
+                Condition::Lexicon { lexicons }
+                | Condition::Terms { lexicons }
+                | Condition::Parts { lexicons } => {
+                    if lexicons.is_empty() {
+                        return Err(LoadError::invalid(
+                            format!("{w}.conditions[{j}].lexicons"),
+                            "a condition names at least one lexicon",
+                        ));
+                    }
+                    for (k, l) in lexicons.iter().enumerate() {
+                        index(format!("{w}.conditions[{j}].lexicons[{k}]"), *l, lex)?;
+                    }
                 }
                 Condition::Pattern { .. }
                 | Condition::Entity { .. }

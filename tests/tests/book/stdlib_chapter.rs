@@ -349,7 +349,7 @@ fn lexicons(s: &Std) -> String {
     for l in s.sorted(&s.program.labelers, |l| l.span) {
         for r in &l.rules {
             for m in &r.when {
-                if let Some(id) = lexicon_of(m) {
+                for id in lexicons_of(m) {
                     let text = format!("`{}` → `{}`", l.name, s.label(r.label));
                     let v = uses.entry(id.index()).or_default();
                     if !v.contains(&text) {
@@ -358,7 +358,7 @@ fn lexicons(s: &Std) -> String {
                 }
             }
             for m in &r.unless {
-                if let Some(id) = lexicon_of(m) {
+                for id in lexicons_of(m) {
                     let text = format!("`{}` (unless)", l.name);
                     let v = uses.entry(id.index()).or_default();
                     if !v.contains(&text) {
@@ -414,19 +414,26 @@ fn lexicons(s: &Std) -> String {
     out
 }
 
-/// One labeler rule's matcher, briefly.
-fn lexicon_of(m: &Matcher) -> Option<hir::LexiconId> {
+/// The lexicons a labeler rule's matcher names.
+fn lexicons_of(m: &Matcher) -> &[hir::LexiconId] {
     match m {
-        Matcher::Lexicon(id) | Matcher::Terms(id) | Matcher::Parts(id) => Some(*id),
-        Matcher::Pattern(_) | Matcher::Entity(_) | Matcher::Address(..) => None,
+        Matcher::Lexicon(ids) | Matcher::Terms(ids) | Matcher::Parts(ids) => ids,
+        Matcher::Pattern(_) | Matcher::Entity(_) | Matcher::Address(..) => &[],
     }
 }
 
+/// One labeler rule's matcher, briefly.
 fn matcher(s: &Std, m: &Matcher) -> String {
+    let names = |ids: &[hir::LexiconId]| {
+        ids.iter()
+            .map(|id| format!("`{}`", s.lexicon(*id)))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
     match m {
-        Matcher::Lexicon(id) => format!("lexicon `{}`", s.lexicon(*id)),
-        Matcher::Terms(id) => format!("terms `{}`", s.lexicon(*id)),
-        Matcher::Parts(id) => format!("parts `{}`", s.lexicon(*id)),
+        Matcher::Lexicon(ids) => format!("lexicon {}", names(ids)),
+        Matcher::Terms(ids) => format!("terms {}", names(ids)),
+        Matcher::Parts(ids) => format!("parts {}", names(ids)),
         Matcher::Pattern(_) => "pattern".into(),
         Matcher::Entity(k) => format!("entity `{}`", k.as_str()),
         Matcher::Address(kind, glob) => address(&hir::Address {

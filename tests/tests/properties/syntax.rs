@@ -260,9 +260,9 @@ fn lexicon() -> impl Strategy<Value = Item> {
 
 fn matcher() -> impl Strategy<Value = Matcher> {
     prop_oneof![
-        ident().prop_map(Matcher::Lexicon),
-        ident().prop_map(Matcher::Terms),
-        ident().prop_map(Matcher::Parts),
+        prop::collection::vec(ident(), 1..4).prop_map(Matcher::Lexicon),
+        prop::collection::vec(ident(), 1..4).prop_map(Matcher::Terms),
+        prop::collection::vec(ident(), 1..12).prop_map(Matcher::Parts),
         text().prop_map(Matcher::Pattern),
         ident().prop_map(Matcher::Entity),
         (address_kind(), string()).prop_map(|(k, s)| Matcher::Address(k, s)),

@@ -133,6 +133,18 @@ fn entity_recognisers_find_typical_shapes() {
         (EntityKind::Url, "see https://example.com/a?b=c"),
         (EntityKind::Ip, "from 192.168.1.20"),
         (EntityKind::Ip, "from 2001:db8::1"),
+        (EntityKind::Address, "Molenstraat 12, Utrecht"),
+        (EntityKind::Address, "Hauptstraße 5a"),
+        (EntityKind::Address, "12 rue de la Paix"),
+        (EntityKind::Address, "calle Mayor 7"),
+        (EntityKind::Secret, "token glpat-Q9wErTy7UiOp1AsDfGh"),
+        (EntityKind::Secret, "key AKIAABCDEFGHIJKLMNOP"),
+        (EntityKind::Secret, "password=hunter2!"),
+        (EntityKind::Secret, "-----BEGIN OPENSSH PRIVATE KEY-----"),
+        (EntityKind::Coordinates, "at 52.3676,4.9041"),
+        (EntityKind::Coordinates, "-33.8688, 151.2093"),
+        (EntityKind::AccountNumber, "NL91 ABNA 0417 1643 00"),
+        (EntityKind::AccountNumber, "card 4111 1111 1111 1111"),
     ];
     for (k, text) in yes {
         assert!(r.is_match(k, text), "{k:?} should match {text:?}");
@@ -143,6 +155,12 @@ fn entity_recognisers_find_typical_shapes() {
         (EntityKind::GovId, "call 555-0100"),
         (EntityKind::Ip, "version 1.2.3"),
         (EntityKind::Date, "page 12"),
+        (EntityKind::Address, "Strasse 5"),
+        (EntityKind::Secret, "how to rotate a password"),
+        (EntityKind::Secret, "the sk-ip rope"),
+        (EntityKind::Coordinates, "prices 3.50, 4.99 and 1.2.3"),
+        (EntityKind::AccountNumber, "customs MRN 26NL0004471"),
+        (EntityKind::AccountNumber, "ACCT-FR-00342"),
     ];
     for (k, text) in no {
         assert!(!r.is_match(k, text), "{k:?} should not match {text:?}");

@@ -6,3 +6,4 @@ mod label;
 mod layout;
 mod monitor;
 mod table;
+mod terms;

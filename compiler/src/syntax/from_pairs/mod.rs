@@ -527,9 +527,9 @@ impl Builder {
         let rule = inner.as_rule();
         let mut c = self.children(inner.clone());
         let m = match rule {
-            Rule::match_lexicon => Matcher::Lexicon(self.ident(c.expect(Rule::ident)?)?),
-            Rule::match_terms => Matcher::Terms(self.ident(c.expect(Rule::ident)?)?),
-            Rule::match_parts => Matcher::Parts(self.ident(c.expect(Rule::ident)?)?),
+            Rule::match_lexicon => Matcher::Lexicon(self.ident_list(c.expect(Rule::ident_list)?)?),
+            Rule::match_terms => Matcher::Terms(self.ident_list(c.expect(Rule::ident_list)?)?),
+            Rule::match_parts => Matcher::Parts(self.ident_list(c.expect(Rule::ident_list)?)?),
             Rule::match_pattern => Matcher::Pattern(self.next_text(&mut c)?),
             Rule::match_entity => Matcher::Entity(self.ident(c.expect(Rule::ident)?)?),
             Rule::match_address => Matcher::Address(
