@@ -41,6 +41,11 @@ pub struct DecideArgs {
     /// Append the monitor's audit records (JSON lines) to this file.
     #[arg(long, value_name = "FILE")]
     pub audit: Option<String>,
+    /// Add to each decision why the labelers gave its labels (`labeling`:
+    /// per field and for the destination, the rules that fired and on which
+    /// span, and the hard negatives that dropped one).
+    #[arg(long)]
+    pub explain: bool,
 }
 
 /// An audit sink that keeps nothing (the default: `decide` prints decisions).
@@ -158,6 +163,7 @@ fn monitor(table: Table, audit: Option<&str>) -> Result<Monitor, String> {
 struct Session {
     monitor: Monitor,
     task: Option<String>,
+    explain: bool,
 }
 
 impl Session {
@@ -186,7 +192,7 @@ impl Session {
         let engine = Arc::clone(self.monitor.engine());
         let table = engine.table();
         // The cell, from the same inputs the monitor is about to use.
-        let labels = event::labels_of(&engine, ev)?;
+        let (labels, labeling) = event::labels_why(&engine, ev, self.explain)?;
         let budgets: Vec<bool> = table
             .budgets
             .iter()
@@ -217,6 +223,9 @@ impl Session {
             };
             m.insert("transformed".into(), json!(changed));
             m.insert("labels".into(), json!(labels.names(table)));
+            if let Some(why) = labeling {
+                m.insert("labeling".into(), json!(why));
+            }
             if let Some(id) = &ev.id {
                 m.insert("id".into(), id.clone());
             }
@@ -315,6 +324,7 @@ pub fn run(global: &Global, args: DecideArgs) -> Outcome {
     let mut session = Session {
         monitor,
         task: None,
+        explain: args.explain,
     };
     if args.stream {
         return stream(global, &mut session, args.event.as_deref().unwrap_or("-"));

@@ -133,5 +133,8 @@ fn human(x: &Explanation) -> String {
     ];
     labels.extend(x.labels.fields.iter().map(|(f, l)| format!("{f}: {l}")));
     s.push_str(&format!("labels: {}\n", labels.join(", ")));
+    if let Some(why) = &x.labeling {
+        s.push_str(&crate::why::labeling(why));
+    }
     s
 }

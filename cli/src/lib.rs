@@ -24,6 +24,7 @@ pub mod decide;
 pub mod diff;
 pub mod eval;
 pub mod explain;
+pub mod why;
 pub mod fmt;
 pub mod graph;
 pub mod inputs;

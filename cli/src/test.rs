@@ -127,6 +127,7 @@ fn json_of(map: &SourceMap, r: &Ran) -> Value {
             "cell": o.cell,
         },
         "labels": o.labels,
+        "labeling": if o.passed { Value::Null } else { json!(o.labeling) },
     })
 }
 
@@ -327,6 +328,9 @@ fn print_human(map: &SourceMap, ran: &[Ran], failed: &[&Ran], passed: usize, bro
             println!("  expected: {}", expected_text(&r.outcome));
             println!("  got:      {}", got_text(&r.outcome));
             println!("  labels:   {}", labels_text(&r.outcome));
+            for line in crate::why::labeling(&r.outcome.labeling).lines() {
+                println!("  {line}");
+            }
         }
     }
     let status = if failed.is_empty() && broken == 0 {

@@ -47,6 +47,8 @@ pub struct TestOutcome {
     pub cell: Option<u32>,
     /// The labels the query used.
     pub labels: LabelNames,
+    /// Why the labelers labeled the test's call as they did (before pins).
+    pub labeling: stpc_runtime::label::Explanation,
     /// Whether the action (and rule, if given) matched.
     pub passed: bool,
 }
@@ -141,7 +143,10 @@ fn run_test(
     // Labels: the labeler, then the pins.
     let decider = engine.decider();
     let dest_id = decider.destination_id(&destination);
-    let computed = engine.labeler().label(&tool, &args, dest_id, &destination);
+    let labeled = engine
+        .labeler()
+        .label_event(&tool, &args, dest_id, &destination, true);
+    let computed = labeled.labels;
     let mut fields = computed.fields.clone();
     let mut dest_label = computed.destination;
     let mut pinned_invalid = false;
@@ -230,6 +235,7 @@ fn run_test(
         rule_name: d.rule_name.to_owned(),
         cell: d.cell,
         labels: ids.names(table),
+        labeling: labeled.explanation,
         passed: d.action == expected && rule_ok,
     }
 }

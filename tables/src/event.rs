@@ -211,6 +211,21 @@ impl NamedLabels for LabelIds {
 ///
 /// The name of a label that is not in its lattice.
 pub fn labels_of(engine: &Engine, event: &EventInput) -> Result<LabelIds, String> {
+    labels_why(engine, event, false).map(|(labels, _)| labels)
+}
+
+/// The event's labels, and when they come from the labelers and `explain`
+/// is set, why: per field and for the destination, the rules that fired,
+/// on which span, and the hard negatives that dropped one.
+///
+/// # Errors
+///
+/// A given label that is not a label of its lattice.
+pub fn labels_why(
+    engine: &Engine,
+    event: &EventInput,
+    explain: bool,
+) -> Result<(LabelIds, Option<stpc_runtime::label::Explanation>), String> {
     let table = engine.table();
     match &event.labels {
         Some(given) => {
@@ -223,7 +238,7 @@ pub fn labels_of(engine: &Engine, event: &EventInput) -> Result<LabelIds, String
             for (f, l) in &given.fields {
                 fields.push((f.clone(), arg(l)?));
             }
-            Ok(LabelIds {
+            let labels = LabelIds {
                 args: given.args.as_deref().map(arg).transpose()?,
                 destination: given
                     .destination
@@ -238,18 +253,25 @@ pub fn labels_of(engine: &Engine, event: &EventInput) -> Result<LabelIds, String
                     })
                     .transpose()?,
                 fields,
-            })
+            };
+            Ok((labels, None))
         }
         None => {
             let dest = engine.decider().destination_id(&event.destination);
-            let labels = engine
-                .labeler()
-                .label(&event.tool, &event.args, dest, &event.destination);
-            Ok(LabelIds {
-                args: labels.args,
-                destination: labels.destination,
-                fields: labels.fields,
-            })
+            let labeled = engine.labeler().label_event(
+                &event.tool,
+                &event.args,
+                dest,
+                &event.destination,
+                explain,
+            );
+            let l = labeled.labels;
+            let labels = LabelIds {
+                args: l.args,
+                destination: l.destination,
+                fields: l.fields,
+            };
+            Ok((labels, explain.then_some(labeled.explanation)))
         }
     }
 }
@@ -330,6 +352,8 @@ pub struct Explanation {
     pub invalid: Option<String>,
     /// The labels used.
     pub labels: LabelNames,
+    /// Why the labelers gave them (absent when the event gave its labels).
+    pub labeling: Option<stpc_runtime::label::Explanation>,
 }
 
 fn dim_name(kind: &DimensionKind) -> (&'static str, Option<String>) {
@@ -391,7 +415,7 @@ fn value_name(table: &Table, dim: usize, value: u32) -> String {
 pub fn explain(engine: &Engine, event: &EventInput) -> Result<Explanation, String> {
     let table = engine.table();
     let decider: &Decider = engine.decider();
-    let labels = labels_of(engine, event)?;
+    let (labels, labeling) = labels_why(engine, event, true)?;
     let budgets = budget_states(table, &event.budgets_exhausted)?;
     let field_refs = labels.field_refs();
     let q = query(event, &labels, &field_refs, &budgets);
@@ -450,5 +474,6 @@ pub fn explain(engine: &Engine, event: &EventInput) -> Result<Explanation, Strin
         coordinates,
         invalid,
         labels: labels.names(table),
+        labeling,
     })
 }

@@ -356,3 +356,39 @@ fn diff_fails_on_inputs_it_cannot_read() {
     assert_eq!(missing.code, 2);
     settings(dir.path()).bind(|| insta::assert_snapshot!("diff_missing", missing.transcript()));
 }
+
+#[test]
+fn decide_explain_says_which_rules_fired_without_the_values() {
+    let dir = workspace();
+    std::fs::write(dir.path().join("event.json"), TOPICAL_SPECULATIVE).unwrap();
+    let run = stpc(
+        dir.path(),
+        &[
+            "decide",
+            "--table",
+            "search.table.json",
+            "--explain",
+            "event.json",
+        ],
+        "",
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let out: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    let fields = out["labeling"]["fields"].as_array().unwrap();
+    let q = fields.iter().find(|f| f["field"] == "q").unwrap();
+    assert!(
+        !q["fired"].as_array().unwrap().is_empty(),
+        "the rules that labeled `q` are listed: {q}"
+    );
+    assert!(out["labeling"]["destination"].is_object());
+    // Spans and lexicon entries, never the argument itself.
+    let labeling = out["labeling"].to_string();
+    assert!(!labeling.contains("jane@example.com"), "{labeling}");
+    let plain = stpc(
+        dir.path(),
+        &["decide", "--table", "search.table.json", "event.json"],
+        "",
+    );
+    let out: serde_json::Value = serde_json::from_str(&plain.stdout).unwrap();
+    assert!(out.get("labeling").is_none(), "only asked for");
+}

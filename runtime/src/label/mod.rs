@@ -156,7 +156,8 @@ pub struct Fired {
 /// What made one condition hold.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Evidence {
-    /// The condition, as written: `terms health_terms`, `entity email`.
+    /// The condition: `terms health_terms` (for a list of lexicons, the one
+    /// that matched), `entity email`.
     pub condition: String,
     /// The lexicon entry, pattern or glob that matched.
     pub matched: Option<String>,
@@ -868,7 +869,11 @@ impl Labeler {
             Cond::Exact(ls) => {
                 let hit = facts.s.exact_hits.iter().find(|(hl, _, _)| ls.contains(hl));
                 Evidence {
-                    condition: format!("lexicon {}", lex_names(ls)),
+                    // The lexicon that matched, or every lexicon named.
+                    condition: format!(
+                        "lexicon {}",
+                        hit.map_or_else(|| lex_names(ls), |(l, _, _)| lex_names(&[*l]))
+                    ),
                     matched: hit.and_then(|(l, e, _)| entry(*l, *e)),
                     span: hit.map(|(_, _, r)| (r.start, r.end)),
                     fuzzy: false,
@@ -886,7 +891,7 @@ impl Labeler {
                     condition: format!(
                         "{} {}",
                         if parts { "parts" } else { "terms" },
-                        lex_names(ls)
+                        hit.map_or_else(|| lex_names(ls), |h| lex_names(&[h.lexicon]))
                     ),
                     matched: hit.and_then(|h| entry(h.lexicon, h.entry)),
                     span: hit

@@ -10,8 +10,9 @@
 //! their neighbours. Other scripts are lowercased and kept.
 //!
 //! **Words.** A word is a maximal run of letters and digits, split further
-//! where a lowercase letter is followed by an uppercase one (`sickDaysYtd`)
-//! and where letters meet digits (`payroll2024`), so identifiers, host
+//! where a lowercase letter is followed by an uppercase one that begins a
+//! capitalised word (`sickDaysYtd`, but not `GmbH`) and where letters meet
+//! digits (`payroll2024`), so identifiers, host
 //! labels and paths split into the words a reader sees. Everything else
 //! (spaces, punctuation, `_`, `-`, `/`, `.`, `@`, apostrophes) separates
 //! words.
@@ -44,13 +45,15 @@ impl Folded {
         self.words.clear();
         let mut word_start: Option<(usize, usize)> = None;
         let mut prev: Option<char> = None;
-        for (at, c) in original.char_indices() {
+        let mut chars = original.char_indices().peekable();
+        while let Some((at, c)) = chars.next() {
             let alnum = c.is_alphanumeric();
+            let next_lower = chars.peek().is_some_and(|(_, n)| n.is_lowercase());
             let boundary = match (prev, alnum) {
                 (_, false) => true,
                 (None, true) => false,
                 (Some(p), true) => {
-                    (p.is_lowercase() && c.is_uppercase())
+                    (p.is_lowercase() && c.is_uppercase() && next_lower)
                         || (p.is_alphabetic() && c.is_numeric())
                         || (p.is_numeric() && c.is_alphabetic())
                 }

@@ -122,3 +122,27 @@ fn unmatched_text_keeps_the_fallback() {
     let l = labeler(&["evict"], false);
     assert_eq!(l.label_value("q", &json!("weather in Lisbon")), PUBLIC);
 }
+
+#[test]
+fn identifiers_split_into_words_but_acronyms_stay_whole() {
+    let l = labeler(&["sick days", "gmbh"], false);
+    assert!(hits(&l, "sickDaysYtd"));
+    assert!(hits(&l, "sick_days_ytd"));
+    assert!(hits(&l, "Lumen Optics GmbH"));
+}
+
+#[test]
+fn hard_negatives_take_no_typo() {
+    let mut table = skeleton("unless");
+    table.lexicons.push(lexicon("topic", &[("impagos", None)]));
+    table.lexicons.push(lexicon("negatives", &[("historical", None)]));
+    table.labelers.args.rules.push(rule(
+        vec![Condition::Terms { lexicons: vec![0] }],
+        vec![Condition::Terms { lexicons: vec![1] }],
+        SENSITIVE,
+    ));
+    let l = Labeler::new(&table).unwrap();
+    // `historial` is one edit from `historical`: it does not cancel.
+    assert!(hits(&l, "historial de impagos"));
+    assert!(!hits(&l, "historical impagos"));
+}
