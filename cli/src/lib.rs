@@ -24,7 +24,6 @@ pub mod decide;
 pub mod diff;
 pub mod eval;
 pub mod explain;
-pub mod why;
 pub mod fmt;
 pub mod graph;
 pub mod inputs;
@@ -34,6 +33,7 @@ pub mod reference;
 pub mod replay;
 pub mod test;
 pub mod vectors;
+pub mod why;
 
 use clap::{Parser, Subcommand, ValueEnum};
 

@@ -10,8 +10,14 @@
 //! Where the entity is only part of the match (the name after `my name is`),
 //! the expression puts it in a group named `e`; redaction replaces only that
 //! group.
+//!
+//! Word boundaries are ASCII (`(?-u:\b)`): every shape here begins and ends
+//! with ASCII, and an ASCII boundary keeps the expressions within the lazy
+//! DFA on any text (a Unicode `\b` sends non-ASCII text to a slower
+//! engine). One [`RegexSet`] of every kind finds, in one pass over a value,
+//! which kinds occur.
 
-use regex::Regex;
+use regex::{Regex, RegexSet};
 
 use crate::table::EntityKind;
 
@@ -19,67 +25,69 @@ use crate::table::EntityKind;
 #[must_use]
 pub fn pattern(kind: EntityKind) -> &'static str {
     match kind {
-        EntityKind::Email => r"(?i)\b[a-z0-9._%+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}\b",
+        EntityKind::Email => {
+            r"(?i)(?-u:\b)[a-z0-9._%+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}(?-u:\b)"
+        }
         EntityKind::Phone => concat!(
-            r"(?:\+\d{1,3}[ .-]?)?(?:\(\d{2,4}\)[ .-]?|\b\d{3}[ .-])\d{3}[ .-]?\d{4}\b",
-            r"|\+\d{1,3}[ .-]?\d{2,4}[ .-]?\d{3,4}[ .-]?\d{3,4}\b",
-            r"|\b\d{3}\.\d{3}\.\d{4}\b"
+            r"(?:\+\d{1,3}[ .-]?)?(?:\(\d{2,4}\)[ .-]?|(?-u:\b)\d{3}[ .-])\d{3}[ .-]?\d{4}(?-u:\b)",
+            r"|\+\d{1,3}[ .-]?\d{2,4}[ .-]?\d{3,4}[ .-]?\d{3,4}(?-u:\b)",
+            r"|(?-u:\b)\d{3}\.\d{3}\.\d{4}(?-u:\b)"
         ),
         EntityKind::PersonName => concat!(
-            r"\b(?:Dr|Mr|Mrs|Ms|Mx|Prof)\.?\s+(?P<e>[A-Z][a-zA-Z'-]+(?:\s+[A-Z][a-zA-Z'-]+)?)",
-            r"|(?i:\bmy\s+name\s+is|\bname\s*:)\s+(?P<e2>[A-Za-z][a-zA-Z'-]+(?:\s+[A-Z][a-zA-Z'-]+)?)"
+            r"(?-u:\b)(?:Dr|Mr|Mrs|Ms|Mx|Prof)\.?\s+(?P<e>[A-Z][a-zA-Z'-]+(?:\s+[A-Z][a-zA-Z'-]+)?)",
+            r"|(?i:(?-u:\b)my\s+name\s+is|(?-u:\b)name\s*:)\s+(?P<e2>[A-Za-z][a-zA-Z'-]+(?:\s+[A-Z][a-zA-Z'-]+)?)"
         ),
         EntityKind::Date => concat!(
-            r"(?i)\b\d{4}-\d{1,2}-\d{1,2}\b",
-            r"|\b\d{1,2}/\d{1,2}/\d{2,4}\b",
-            r"|\b\d{1,2}\.\d{1,2}\.\d{4}\b",
-            r"|\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?\s+\d{1,2}(?:st|nd|rd|th)?(?:,?\s+\d{4})?\b",
-            r"|\b\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b(?:,?\s+\d{4}\b)?"
+            r"(?i)(?-u:\b)\d{4}-\d{1,2}-\d{1,2}(?-u:\b)",
+            r"|(?-u:\b)\d{1,2}/\d{1,2}/\d{2,4}(?-u:\b)",
+            r"|(?-u:\b)\d{1,2}\.\d{1,2}\.\d{4}(?-u:\b)",
+            r"|(?-u:\b)(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?\s+\d{1,2}(?:st|nd|rd|th)?(?:,?\s+\d{4})?(?-u:\b)",
+            r"|(?-u:\b)\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)(?-u:\b)(?:,?\s+\d{4}(?-u:\b))?"
         ),
         EntityKind::Time => concat!(
-            r"(?i)\b(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:\.\d+)?)?(?:\s?[ap]\.?m\b\.?)?",
-            r"|\b(?:1[0-2]|0?[1-9])\s?[ap]\.?m\b\.?"
+            r"(?i)(?-u:\b)(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:\.\d+)?)?(?:\s?[ap]\.?m(?-u:\b)\.?)?",
+            r"|(?-u:\b)(?:1[0-2]|0?[1-9])\s?[ap]\.?m(?-u:\b)\.?"
         ),
         EntityKind::Money => concat!(
-            r"(?i)[$€£¥]\s?\d[\d,]*(?:\.\d+)?(?:\s?(?:k|m|bn|thousand|million|billion)\b)?",
-            r"|\b\d[\d,]*(?:\.\d+)?\s?(?:k\s)?(?:usd|eur|gbp|dollars?|euros?|pounds?|bucks)\b"
+            r"(?i)[$€£¥]\s?\d[\d,]*(?:\.\d+)?(?:\s?(?:k|m|bn|thousand|million|billion)(?-u:\b))?",
+            r"|(?-u:\b)\d[\d,]*(?:\.\d+)?\s?(?:k\s)?(?:usd|eur|gbp|dollars?|euros?|pounds?|bucks)(?-u:\b)"
         ),
         EntityKind::GovId => concat!(
-            r"\b\d{3}-\d{2}-\d{4}\b",
-            r"|\b[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z] ?\d{2} ?\d{2} ?\d{2} ?[A-D]\b",
-            r"|(?i:\b(?:ssn|social security(?: number)?|passport(?: number| no\.?)?|national id|tax id|driver'?s licen[cs]e(?: number)?)\s*[:#]?\s*)(?P<e>[A-Z0-9][A-Z0-9-]{4,})\b"
+            r"(?-u:\b)\d{3}-\d{2}-\d{4}(?-u:\b)",
+            r"|(?-u:\b)[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z] ?\d{2} ?\d{2} ?\d{2} ?[A-D](?-u:\b)",
+            r"|(?i:(?-u:\b)(?:ssn|social security(?: number)?|passport(?: number| no\.?)?|national id|tax id|driver'?s licen[cs]e(?: number)?)\s*[:#]?\s*)(?P<e>[A-Z0-9][A-Z0-9-]{4,})(?-u:\b)"
         ),
         EntityKind::Address => concat!(
-            r"(?i)\b\d{1,6}\s+(?:[a-z0-9.'-]+\s+){0,4}",
-            r"(?:street|st|avenue|ave|road|rd|boulevard|blvd|lane|ln|drive|dr|court|ct|way|place|pl|terrace|parkway|pkwy|highway|hwy|square|sq|circle|cir)\b\.?",
+            r"(?i)(?-u:\b)\d{1,6}\s+(?:[a-z0-9.'-]+\s+){0,4}",
+            r"(?:street|st|avenue|ave|road|rd|boulevard|blvd|lane|ln|drive|dr|court|ct|way|place|pl|terrace|parkway|pkwy|highway|hwy|square|sq|circle|cir)(?-u:\b)\.?",
             // Dutch and German street names end in their kind, the number follows.
-            r"|(?i)\b[a-zà-ÿ'-]{2,}(?:straat|strasse|straße|str\.|steeg|weg|laan|gracht|plein|kade|dijk|singel|markt|allee|gasse|platz|ring|damm|ufer)\s+\d{1,4}[a-z]?\b",
+            r"|(?i)(?-u:\b)[a-zà-ÿ'-]{2,}(?:straat|strasse|straße|str\.|steeg|weg|laan|gracht|plein|kade|dijk|singel|markt|allee|gasse|platz|ring|damm|ufer)\s+\d{1,4}[a-z]?(?-u:\b)",
             // French, Spanish and Italian: kind, name, number (either order).
-            r"|(?i)\b(?:rue|avenue|boulevard|bd|chemin|impasse|allée|calle|c/|avenida|avda\.?|plaza|paseo|carrer|via|viale|piazza)\s+(?:(?:de|del|la|las|los|des|du|le|les|di|della)\s+)*[a-zà-ÿ'-]{2,}(?:\s+[a-zà-ÿ'-]{2,}){0,3},?\s+(?:n[º°o]\.?\s*)?\d{1,4}\b",
-            r"|(?i)\b\d{1,4}(?:\s?bis)?,?\s+(?:rue|avenue|boulevard|bd|chemin|impasse|allée|place)\b"
+            r"|(?i)(?-u:\b)(?:rue|avenue|boulevard|bd|chemin|impasse|allée|calle|c/|avenida|avda\.?|plaza|paseo|carrer|via|viale|piazza)\s+(?:(?:de|del|la|las|los|des|du|le|les|di|della)\s+)*[a-zà-ÿ'-]{2,}(?:\s+[a-zà-ÿ'-]{2,}){0,3},?\s+(?:n[º°o]\.?\s*)?\d{1,4}(?-u:\b)",
+            r"|(?i)(?-u:\b)\d{1,4}(?:\s?bis)?,?\s+(?:rue|avenue|boulevard|bd|chemin|impasse|allée|place)(?-u:\b)"
         ),
-        EntityKind::Url => r#"(?i)\b(?:https?|ftp)://[^\s<>"']+|\bwww\.[^\s<>"']+"#,
+        EntityKind::Url => r#"(?i)(?-u:\b)(?:https?|ftp)://[^\s<>"']+|(?-u:\b)www\.[^\s<>"']+"#,
         EntityKind::Ip => concat!(
-            r"\b(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\b",
-            r"|(?i)\b(?:[0-9a-f]{1,4}:){7}[0-9a-f]{1,4}\b",
-            r"|(?i)\b(?:[0-9a-f]{1,4}:){1,6}:(?:[0-9a-f]{1,4}:?){0,6}[0-9a-f]{1,4}\b"
+            r"(?-u:\b)(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?-u:\b)",
+            r"|(?i)(?-u:\b)(?:[0-9a-f]{1,4}:){7}[0-9a-f]{1,4}(?-u:\b)",
+            r"|(?i)(?-u:\b)(?:[0-9a-f]{1,4}:){1,6}:(?:[0-9a-f]{1,4}:?){0,6}[0-9a-f]{1,4}(?-u:\b)"
         ),
         EntityKind::Secret => concat!(
             // Prefixed tokens of the common providers.
-            r"\b(?:glpat|gldt|ghp|gho|ghu|ghs|ghr|github_pat|xox[abprs]|sk|sk_live|sk_test|rk_live|pk_live|npm|pypi|hf|shpat|dop_v1)[-_][A-Za-z0-9_-]{12,}",
-            r"|\b(?:AKIA|ASIA)[0-9A-Z]{16}\b|\bAIza[0-9A-Za-z_-]{20,}",
+            r"(?-u:\b)(?:glpat|gldt|ghp|gho|ghu|ghs|ghr|github_pat|xox[abprs]|sk|sk_live|sk_test|rk_live|pk_live|npm|pypi|hf|shpat|dop_v1)[-_][A-Za-z0-9_-]{12,}",
+            r"|(?-u:\b)(?:AKIA|ASIA)[0-9A-Z]{16}(?-u:\b)|(?-u:\b)AIza[0-9A-Za-z_-]{20,}",
             // A JWT, a private key block.
-            r"|\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}",
-            r"|-----BEGIN [A-Z ]*PRIVATE KEY-----|\bssh-(?:ed25519|rsa|dss|ecdsa[\w-]*) AAAA[0-9A-Za-z+/]{8,}",
+            r"|(?-u:\b)eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}",
+            r"|-----BEGIN [A-Z ]*PRIVATE KEY-----|(?-u:\b)ssh-(?:ed25519|rsa|dss|ecdsa[\w-]*) AAAA[0-9A-Za-z+/]{8,}",
             // A secret given inline: `password=...`, `api_key: ...`.
-            r"|(?i:\b(?:password|passwd|pwd|passwort|wachtwoord|contraseña|mot de passe|secret|token|api[_-]?key|access[_-]?key)\s*[:=]\s*)[^\s,;]{4,}"
+            r"|(?i:(?-u:\b)(?:password|passwd|pwd|passwort|wachtwoord|contraseña|mot de passe|secret|token|api[_-]?key|access[_-]?key)\s*[:=]\s*)[^\s,;]{4,}"
         ),
         EntityKind::Coordinates => {
-            r"-?\b(?:[0-8]?\d|90)\.\d{3,},\s?-?\b(?:1[0-7]\d|0?\d{1,2}|180)\.\d{3,}\b"
+            r"-?(?-u:\b)(?:[0-8]?\d|90)\.\d{3,},\s?-?(?-u:\b)(?:1[0-7]\d|0?\d{1,2}|180)\.\d{3,}(?-u:\b)"
         }
         EntityKind::AccountNumber => concat!(
-            r"\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?\b",
-            r"|\b(?:\d{4}[ -]){3}\d{4}\b|\b\d{16}\b"
+            r"(?-u:\b)[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?(?-u:\b)",
+            r"|(?-u:\b)(?:\d{4}[ -]){3}\d{4}(?-u:\b)|(?-u:\b)\d{16}(?-u:\b)"
         ),
     }
 }
@@ -88,6 +96,8 @@ pub fn pattern(kind: EntityKind) -> &'static str {
 #[derive(Debug, Clone)]
 pub struct Recognisers {
     by_kind: Vec<(EntityKind, Regex)>,
+    /// Every kind, in [`EntityKind::ALL`] order.
+    any: RegexSet,
 }
 
 impl Recognisers {
@@ -102,7 +112,20 @@ impl Recognisers {
             let re = Regex::new(pattern(kind)).map_err(|_| kind)?;
             by_kind.push((kind, re));
         }
-        Ok(Recognisers { by_kind })
+        let any = RegexSet::new(EntityKind::ALL.map(pattern)).map_err(|_| EntityKind::ALL[0])?;
+        Ok(Recognisers { by_kind, any })
+    }
+
+    /// Which kinds occur in `text`, indexed as [`EntityKind::ALL`], in one
+    /// pass.
+    #[must_use]
+    pub fn present(&self, text: &str) -> [bool; EntityKind::ALL.len()] {
+        let found = self.any.matches(text);
+        let mut out = [false; EntityKind::ALL.len()];
+        for (i, slot) in out.iter_mut().enumerate() {
+            *slot = found.matched(i);
+        }
+        out
     }
 
     fn regex(&self, kind: EntityKind) -> Option<&Regex> {

@@ -178,10 +178,28 @@ enum Cond {
     Address(AddressKind, Box<str>),
 }
 
+impl Cond {
+    /// The relative cost of testing the condition on a leaf: the word scan
+    /// is done once per leaf for every rule and an address glob is a
+    /// comparison (0); the entity set is one pass shared by every entity
+    /// condition (1); the `parts` automaton runs only when a rule asks (2);
+    /// the pattern set scans for every pattern at once (3).
+    fn cost(&self) -> u8 {
+        match self {
+            Cond::Exact(_) | Cond::Terms(_) | Cond::Address(..) => 0,
+            Cond::Entity(_) => 1,
+            Cond::Parts(_) => 2,
+            Cond::Pattern(_) => 3,
+        }
+    }
+}
+
 /// A compiled rule.
 #[derive(Debug)]
 struct Rule {
     when: Vec<Cond>,
+    /// Indices of `when`, cheapest first.
+    eval: Box<[u16]>,
     unless: Vec<Cond>,
     fields: Vec<Box<str>>,
     tools: Vec<Box<str>>,
@@ -315,7 +333,10 @@ impl Builder<'_> {
                 .iter()
                 .map(|c| self.cond(c, which, i))
                 .collect::<Result<Vec<_>, _>>()?;
+            let mut eval: Vec<u16> = (0..u16::try_from(when.len()).unwrap_or(u16::MAX)).collect();
+            eval.sort_by_key(|&i| when.get(usize::from(i)).map_or(u8::MAX, Cond::cost));
             out.push(Rule {
+                eval: eval.into(),
                 when,
                 unless,
                 fields: r.fields.iter().map(|f| f.as_str().into()).collect(),
@@ -534,7 +555,7 @@ impl Labeler {
             .iter()
             .find(|(t, _)| &**t == tool)
             .map(|(_, f)| f.as_slice());
-        let mut scratch = Scratch::default();
+        let mut scratch = Pooled::take();
         let mut fields = Vec::with_capacity(map.len());
         let mut joined = None;
         for (k, v) in map {
@@ -574,7 +595,7 @@ impl Labeler {
     /// Label one argument value (a field of an undeclared tool).
     #[must_use]
     pub fn label_value(&self, field: &str, v: &Value) -> u32 {
-        let mut scratch = Scratch::default();
+        let mut scratch = Pooled::take();
         let mut acc = FieldAcc {
             acc: None,
             fired: None,
@@ -685,7 +706,7 @@ impl Labeler {
             }
             return *l;
         }
-        let mut scratch = Scratch::default();
+        let mut scratch = Pooled::take();
         let mut facts = Facts::new(destination, &mut scratch);
         let mut acc = None;
         let mut fired = Vec::new();
@@ -732,8 +753,14 @@ impl Labeler {
     }
 
     fn holds(&self, rules: &Rules, rule: &Rule, facts: &mut Facts<'_, '_>) -> bool {
+        // Cheapest first (see `Cond::cost`); all must hold, so the order
+        // changes nothing but the work.
         !rule.when.is_empty()
-            && rule.when.iter().all(|c| self.test(rules, c, facts, true))
+            && rule.eval.iter().all(|&i| {
+                rule.when
+                    .get(usize::from(i))
+                    .is_none_or(|c| self.test(rules, c, facts, true))
+            })
             && !rule
                 .unless
                 .iter()
@@ -754,7 +781,7 @@ impl Labeler {
                 facts.term_has(ls, false, fuzzy)
             }
             Cond::Parts(ls) => {
-                self.ensure_words(rules, facts);
+                self.ensure_parts(rules, facts);
                 facts.term_has(ls, true, fuzzy)
             }
             Cond::Pattern(i) => {
@@ -762,22 +789,24 @@ impl Labeler {
                 facts.s.patterns.get(*i).copied().unwrap_or(false)
             }
             Cond::Entity(kind) => {
-                let k = *kind as usize;
-                if let Some(Some(v)) = facts.s.entities.get(k) {
-                    return *v;
-                }
-                let v = self.entities.is_match(*kind, facts.text);
-                if let Some(slot) = facts.s.entities.get_mut(k) {
-                    *slot = Some(v);
-                }
-                v
+                let text = facts.text;
+                let present = facts
+                    .s
+                    .entities
+                    .get_or_insert_with(|| self.entities.present(text));
+                // Fails closed: a kind the set does not know is present.
+                present.get(*kind as usize).copied().unwrap_or(true)
             }
             Cond::Address(kind, glob) => {
-                let host;
                 let target = match kind {
                     AddressKind::Host => {
-                        host = address::host_of(facts.text);
-                        host.as_deref().unwrap_or(facts.text)
+                        let text = facts.text;
+                        facts
+                            .s
+                            .host
+                            .get_or_insert_with(|| address::host_of(text))
+                            .as_deref()
+                            .unwrap_or(text)
                     }
                     AddressKind::Url | AddressKind::Collection => facts.text,
                 };
@@ -808,20 +837,31 @@ impl Labeler {
         }
     }
 
+    fn ensure_folded(facts: &mut Facts<'_, '_>) {
+        if !facts.s.have_folded {
+            facts.s.have_folded = true;
+            facts.s.folded.fold(facts.text);
+        }
+    }
+
     fn ensure_words(&self, rules: &Rules, facts: &mut Facts<'_, '_>) {
-        if facts.s.have_words || !(rules.terms || rules.parts) {
+        if facts.s.have_words || !rules.terms {
             return;
         }
         facts.s.have_words = true;
-        facts.s.folded.fold(facts.text);
+        Self::ensure_folded(facts);
         facts.s.hits.clear();
+        self.terms.scan(&facts.s.folded, &mut facts.s.hits);
+    }
+
+    fn ensure_parts(&self, rules: &Rules, facts: &mut Facts<'_, '_>) {
+        if facts.s.have_parts || !rules.parts {
+            return;
+        }
+        facts.s.have_parts = true;
+        Self::ensure_folded(facts);
         facts.s.part_hits.clear();
-        if rules.terms {
-            self.terms.scan(&facts.s.folded, &mut facts.s.hits);
-        }
-        if rules.parts {
-            self.parts.scan(&facts.s.folded, &mut facts.s.part_hits);
-        }
+        self.parts.scan(&facts.s.folded, &mut facts.s.part_hits);
     }
 
     fn ensure_patterns(&self, rules: &Rules, facts: &mut Facts<'_, '_>) {
@@ -965,10 +1005,52 @@ struct Scratch {
     exact: Vec<bool>,
     exact_hits: Vec<(u32, u32, std::ops::Range<usize>)>,
     patterns: Vec<bool>,
-    entities: [Option<bool>; EntityKind::ALL.len()],
+    entities: Option<[bool; EntityKind::ALL.len()]>,
+    /// The host of a destination, parsed once for every `host` glob.
+    host: Option<Option<String>>,
+    have_folded: bool,
     have_words: bool,
+    have_parts: bool,
     have_exact: bool,
     have_patterns: bool,
+}
+
+thread_local! {
+    /// One [`Scratch`] per thread, reused from event to event: labeling
+    /// allocates nothing once its buffers have grown to the values seen.
+    static SCRATCH: std::cell::Cell<Option<Scratch>> = const { std::cell::Cell::new(None) };
+}
+
+/// The thread's [`Scratch`] for the duration of one call (a fresh one when
+/// a call on the same thread already holds it), returned on drop. An empty
+/// `Scratch` owns no heap memory, so taking and returning it moves buffers,
+/// never allocates.
+struct Pooled(Scratch);
+
+impl Pooled {
+    fn take() -> Pooled {
+        Pooled(SCRATCH.with(std::cell::Cell::take).unwrap_or_default())
+    }
+}
+
+impl std::ops::Deref for Pooled {
+    type Target = Scratch;
+    fn deref(&self) -> &Scratch {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Pooled {
+    fn deref_mut(&mut self) -> &mut Scratch {
+        &mut self.0
+    }
+}
+
+impl Drop for Pooled {
+    fn drop(&mut self) {
+        let s = std::mem::take(&mut self.0);
+        SCRATCH.with(|c| c.set(Some(s)));
+    }
 }
 
 /// The facts of one leaf, computed when a rule first asks.
@@ -979,10 +1061,13 @@ struct Facts<'t, 's> {
 
 impl<'t, 's> Facts<'t, 's> {
     fn new(text: &'t str, s: &'s mut Scratch) -> Facts<'t, 's> {
+        s.have_folded = false;
         s.have_words = false;
+        s.have_parts = false;
         s.have_exact = false;
         s.have_patterns = false;
-        s.entities = [None; EntityKind::ALL.len()];
+        s.entities = None;
+        s.host = None;
         Facts { text, s }
     }
 

@@ -32,6 +32,8 @@
 //! lexicon readable (see the book's labeling chapter).
 
 use std::collections::HashMap;
+
+use foldhash::fast::FixedState;
 use std::ops::Range;
 
 use aho_corasick::{AhoCorasick, MatchKind};
@@ -101,9 +103,9 @@ pub(crate) struct TermIndex {
     pats: Vec<Pat>,
     /// Fuzzy neighbourhood: a long single-word entry, and each of its
     /// one-letter deletions, to the entries it came from.
-    near: HashMap<Box<str>, Vec<(u32, u32)>>,
+    near: HashMap<Box<str>, Vec<(u32, u32)>, FixedState>,
     /// The folded long single-word entries, for the final edit check.
-    long: HashMap<(u32, u32), Box<str>>,
+    long: HashMap<(u32, u32), Box<[char]>, FixedState>,
 }
 
 impl TermIndex {
@@ -157,7 +159,8 @@ impl TermIndex {
             let single = !body.contains(' ') && !open_start;
             if single && body.chars().count() >= FUZZY_MIN && body.chars().all(char::is_alphabetic)
             {
-                self.long.insert((lexicon, entry), body.as_str().into());
+                self.long
+                    .insert((lexicon, entry), body.chars().collect::<Vec<_>>().into());
                 for key in deletions(&body).chain(std::iter::once(body.clone())) {
                     self.near
                         .entry(key.into_boxed_str())
@@ -196,6 +199,7 @@ impl TermIndex {
         }
         // Long words no exact hit touched: one typo of tolerance.
         let mut scratch = String::new();
+        let mut chars = Vec::new();
         for (range, _) in &folded.words {
             let Some(word) = text.get(range.clone()) else {
                 continue;
@@ -209,7 +213,7 @@ impl TermIndex {
             {
                 continue;
             }
-            if let Some((lexicon, entry)) = self.near_entry(word, &mut scratch) {
+            if let Some((lexicon, entry)) = self.near_entry(word, &mut chars, &mut scratch) {
                 hits.push(Hit {
                     lexicon,
                     entry,
@@ -221,19 +225,27 @@ impl TermIndex {
     }
 
     /// An entry within one edit of `word`.
-    fn near_entry(&self, word: &str, scratch: &mut String) -> Option<(u32, u32)> {
-        let chars: Vec<char> = word.chars().collect();
+    fn near_entry(
+        &self,
+        word: &str,
+        chars: &mut Vec<char>,
+        scratch: &mut String,
+    ) -> Option<(u32, u32)> {
+        chars.clear();
+        chars.extend(word.chars());
+        let chars: &[char] = chars;
         let check = |key: &str| -> Option<(u32, u32)> {
             self.near.get(key)?.iter().copied().find(|id| {
                 self.long
                     .get(id)
-                    .is_some_and(|entry| within_one_edit(&chars, entry))
+                    .is_some_and(|entry| within_one_edit(chars, entry))
             })
         };
         if let Some(hit) = check(word) {
             return Some(hit);
         }
-        for skip in 0..chars.len() {
+        // The first letter is never the typo (see `within_one_edit`).
+        for skip in 1..chars.len() {
             scratch.clear();
             scratch.extend(
                 chars
@@ -278,15 +290,14 @@ fn deletions(word: &str) -> impl Iterator<Item = String> + '_ {
 
 /// Damerau–Levenshtein distance at most one (adjacent transposition
 /// counts as one edit).
-fn within_one_edit(a: &[char], b: &str) -> bool {
-    let b: Vec<char> = b.chars().collect();
+fn within_one_edit(a: &[char], b: &[char]) -> bool {
     let (la, lb) = (a.len(), b.len());
     // Typos rarely hit the first letter, and a different first letter is
     // usually a different word (`muestra`, `nuestra`).
     if la.abs_diff(lb) > 1 || a.first() != b.first() {
         return false;
     }
-    let prefix = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
+    let prefix = a.iter().zip(b).take_while(|(x, y)| x == y).count();
     if prefix == la && prefix == lb {
         return true;
     }
@@ -316,12 +327,12 @@ mod tests {
     #[test]
     fn one_edit() {
         let w = |s: &str| s.chars().collect::<Vec<_>>();
-        assert!(within_one_edit(&w("diagnosys"), "diagnosis"));
-        assert!(within_one_edit(&w("chemotheraphy"), "chemotherapy"));
-        assert!(within_one_edit(&w("chemotherpay"), "chemotherapy"));
-        assert!(within_one_edit(&w("chemotherapy"), "chemotherapy"));
-        assert!(!within_one_edit(&w("chemoterpay"), "chemotherapy"));
-        assert!(within_one_edit(&w("evictoin"), "eviction"));
-        assert!(!within_one_edit(&w("muestra"), "nuestra"));
+        assert!(within_one_edit(&w("diagnosys"), &w("diagnosis")));
+        assert!(within_one_edit(&w("chemotheraphy"), &w("chemotherapy")));
+        assert!(within_one_edit(&w("chemotherpay"), &w("chemotherapy")));
+        assert!(within_one_edit(&w("chemotherapy"), &w("chemotherapy")));
+        assert!(!within_one_edit(&w("chemoterpay"), &w("chemotherapy")));
+        assert!(within_one_edit(&w("evictoin"), &w("eviction")));
+        assert!(!within_one_edit(&w("muestra"), &w("nuestra")));
     }
 }

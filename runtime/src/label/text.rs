@@ -119,6 +119,10 @@ pub fn fold(s: &str) -> String {
 
 /// Pushes the folded form of one letter or digit.
 fn push_folded(out: &mut String, c: char) {
+    if c.is_ascii() {
+        out.push(c.to_ascii_lowercase());
+        return;
+    }
     for lower in c.to_lowercase() {
         match lower {
             'ß' => out.push_str("ss"),

@@ -135,7 +135,9 @@ fn identifiers_split_into_words_but_acronyms_stay_whole() {
 fn hard_negatives_take_no_typo() {
     let mut table = skeleton("unless");
     table.lexicons.push(lexicon("topic", &[("impagos", None)]));
-    table.lexicons.push(lexicon("negatives", &[("historical", None)]));
+    table
+        .lexicons
+        .push(lexicon("negatives", &[("historical", None)]));
     table.labelers.args.rules.push(rule(
         vec![Condition::Terms { lexicons: vec![0] }],
         vec![Condition::Terms { lexicons: vec![1] }],
