@@ -14,6 +14,7 @@
 //! Run it from the repository root: `cargo run -p stpc-stdgen`.
 
 use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
@@ -25,6 +26,40 @@ pub const DATA: &str = "stdlib-contracts/data";
 
 /// The command that regenerates, as the generated file's header names it.
 pub const COMMAND: &str = "cargo run -p stpc-stdgen";
+
+/// Every data file under `root`'s [`DATA`], as (path relative to `root`
+/// with `/` separators, text), in path order (directories recursively).
+///
+/// # Errors
+///
+/// A directory or file that cannot be read.
+pub fn read_data(root: &Path) -> Result<Vec<(String, String)>, String> {
+    let mut out = Vec::new();
+    data_files(&root.join(DATA), root, &mut out)?;
+    Ok(out)
+}
+
+fn data_files(dir: &Path, root: &Path, out: &mut Vec<(String, String)>) -> Result<(), String> {
+    let entries =
+        std::fs::read_dir(dir).map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
+    let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+    paths.sort();
+    for p in paths {
+        if p.is_dir() {
+            data_files(&p, root, out)?;
+        } else if p.extension().is_some_and(|e| e == "toml") {
+            let text = std::fs::read_to_string(&p)
+                .map_err(|e| format!("cannot read {}: {e}", p.display()))?;
+            let rel = p
+                .strip_prefix(root)
+                .unwrap_or(&p)
+                .to_string_lossy()
+                .replace('\\', "/");
+            out.push((rel, text));
+        }
+    }
+    Ok(())
+}
 
 /// Languages a group may list, in output order (`any`: not one language).
 pub const LANGUAGES: [&str; 6] = ["en", "de", "nl", "es", "fr", "any"];

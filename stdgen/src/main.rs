@@ -2,30 +2,8 @@
 //! `stdlib-contracts/lexicons.stpc` from `stdlib-contracts/data/**/*.toml`.
 //! Writes only when the text changed; exit 1 on bad data.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::ExitCode;
-
-fn data_files(dir: &Path, root: &Path, out: &mut Vec<(String, String)>) -> Result<(), String> {
-    let entries =
-        std::fs::read_dir(dir).map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
-    let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
-    paths.sort();
-    for p in paths {
-        if p.is_dir() {
-            data_files(&p, root, out)?;
-        } else if p.extension().is_some_and(|e| e == "toml") {
-            let text = std::fs::read_to_string(&p)
-                .map_err(|e| format!("cannot read {}: {e}", p.display()))?;
-            let rel = p
-                .strip_prefix(root)
-                .unwrap_or(&p)
-                .to_string_lossy()
-                .replace('\\', "/");
-            out.push((rel, text));
-        }
-    }
-    Ok(())
-}
 
 fn main() -> ExitCode {
     let root = Path::new(".");
@@ -36,11 +14,13 @@ fn main() -> ExitCode {
         );
         return ExitCode::from(2);
     }
-    let mut files = Vec::new();
-    if let Err(e) = data_files(&root.join(stpc_stdgen::DATA), root, &mut files) {
-        eprintln!("error: {e}");
-        return ExitCode::from(2);
-    }
+    let files = match stpc_stdgen::read_data(root) {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
     let text = match stpc_stdgen::generate(&files) {
         Ok(t) => t,
         Err(e) => {

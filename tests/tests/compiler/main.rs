@@ -11,5 +11,6 @@ mod lower_fixtures;
 mod lower_paper;
 mod lower_scaling;
 mod lower_verify;
+mod stdgen;
 mod syntax_fixtures;
 mod vectors;
