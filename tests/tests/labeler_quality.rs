@@ -5,7 +5,15 @@
 //! compiles the Naive policy (which imports every std tool, destination and
 //! labeler), labels each event with the runtime's labeler, and reports
 //! per-label precision, recall and F1 and the macro-F1 on arguments and on
-//! destinations. Floors: 0.80 on arguments, 0.90 on destinations, on every set.
+//! destinations. Floors: 0.80 on arguments, 0.90 on destinations, on every set;
+//! and the labeler must not flood the cut: at most 5 % of the fields whose
+//! gold label is `public` are labeled `>= sensitive`.
+//!
+//! The three sets were written by the project under an older convention and
+//! aligned with the labeling guide (book, "Labeling") on 2026-12-01; every
+//! changed label and the rule that decided it are in
+//! `stdlib-contracts/eval/RELABELED.md`, and `stdlib-contracts/eval/MANIFEST.toml`
+//! says which sets the std vocabulary was tuned on.
 //!
 //! - `labeled_events.jsonl`: the set the std lexicons were tuned on
 //!   (in-sample; its scores overstate held-out quality).
@@ -98,7 +106,7 @@ fn print_report(name: &str, confusion: &Confusion) -> f64 {
 
 /// Label every event of `set` and return (events, argument macro-F1,
 /// destination macro-F1), printing the per-label report.
-fn measure(name: &str, set: &str) -> (usize, f64, f64) {
+fn measure(name: &str, set: &str) -> (usize, f64, f64, f64) {
     let mut map = SourceMap::new();
     let root = map.add("stdlib-contracts/policies/naive.stpc", NAIVE);
     let mut diagnostics = Diagnostics::new();
@@ -148,11 +156,21 @@ fn measure(name: &str, set: &str) -> (usize, f64, f64) {
     println!("== {name}: {events} events");
     let args_f1 = print_report("arguments", &args);
     let dest_f1 = print_report("destinations", &dests);
-    (events, args_f1, dest_f1)
+    let public: Vec<&(String, String)> = args.pairs.iter().filter(|(g, _)| g == "public").collect();
+    let flooded = public
+        .iter()
+        .filter(|(_, p)| p == "sensitive" || p == "intent_revealing")
+        .count() as f64
+        / public.len().max(1) as f64;
+    println!(
+        "public fields labeled >= sensitive: {:.1} %",
+        flooded * 100.0
+    );
+    (events, args_f1, dest_f1, flooded)
 }
 
 fn assert_floors(name: &str, set: &str, min_events: usize) {
-    let (events, args_f1, dest_f1) = measure(name, set);
+    let (events, args_f1, dest_f1, flooded) = measure(name, set);
     assert!(
         events >= min_events,
         "{name} has at least {min_events} events, found {events}"
@@ -164,6 +182,11 @@ fn assert_floors(name: &str, set: &str, min_events: usize) {
     assert!(
         dest_f1 >= 0.90,
         "{name}: destination macro-F1 {dest_f1:.3} is below the 0.90 floor"
+    );
+    assert!(
+        flooded <= 0.05,
+        "{name}: {:.1} % of public fields labeled >= sensitive (ceiling 5 %)",
+        flooded * 100.0
     );
 }
 
