@@ -56,11 +56,11 @@ struct Floors {
 }
 
 const FLOORS: Floors = Floors {
-    args_macro_f1: 0.85,
+    args_macro_f1: 0.90,
     dest_macro_f1: 0.95,
-    recall_at_sensitive: 0.84,
-    precision_at_sensitive: 0.93,
-    slice_args_macro_f1: 0.66,
+    recall_at_sensitive: 0.93,
+    precision_at_sensitive: 0.95,
+    slice_args_macro_f1: 0.80,
     none_at_sensitive: 0.05,
 };
 
@@ -74,20 +74,22 @@ const TARGETS: Floors = Floors {
     none_at_sensitive: 0.05,
 };
 
-/// Slice tags and their names, as `score.py` reports them.
-const SLICES: [(&str, &str); 12] = [
-    ("de", "German"),
-    ("es", "Spanish"),
-    ("fr", "French"),
-    ("nl", "Dutch"),
-    ("nonen", "non-English (de+es+fr)"),
-    ("hn", "hard negatives"),
-    ("ml", "misspelled / lowercase"),
-    ("ms", "misspelled"),
-    ("ab", "abbreviations"),
-    ("eu", "euphemisms"),
-    ("st", "structured values"),
-    ("cr", "credentials / security"),
+/// Slice tags, their names as `score.py` reports them, and whether the
+/// slice floor applies (the issue names every slice but the euphemisms,
+/// which are reported).
+const SLICES: [(&str, &str, bool); 12] = [
+    ("de", "German", true),
+    ("es", "Spanish", true),
+    ("fr", "French", true),
+    ("nl", "Dutch", true),
+    ("nonen", "non-English (de+es+fr)", true),
+    ("hn", "hard negatives", true),
+    ("ml", "misspelled / lowercase", true),
+    ("ms", "misspelled", true),
+    ("ab", "abbreviations", true),
+    ("eu", "euphemisms", false),
+    ("st", "structured values", true),
+    ("cr", "credentials / security", true),
 ];
 
 const BEGIN: &str = "<!-- BEGIN GENERATED: dev-set scores -->\n";
@@ -245,7 +247,7 @@ fn std_labeler_on_the_independent_dev_set() {
     );
     table_md.push_str("|---|---:|---:|---:|---:|\n");
     let mut worst = (f64::INFINITY, "");
-    for (tag, name) in SLICES {
+    for (tag, name, floored) in SLICES {
         let has = |i: usize| {
             let id = events[i]["id"].as_str().unwrap_or("");
             let t = tags.get(id);
@@ -264,7 +266,7 @@ fn std_labeler_on_the_independent_dev_set() {
         let f = macro_f1(&view(&a), &ARG_LABELS);
         let (r, _) = cut(&view(&a));
         let df = macro_f1(&view(&d), &DEST_LABELS);
-        if f < worst.0 {
+        if floored && f < worst.0 {
             worst = (f, name);
         }
         table_md.push_str(&format!(

@@ -218,6 +218,8 @@ impl Rule {
 #[derive(Debug)]
 struct Rules {
     rules: Vec<Rule>,
+    /// Rule indices, highest label first (ties in index order).
+    by_label: Vec<usize>,
     fallback: u32,
     exact: bool,
     terms: bool,
@@ -346,7 +348,10 @@ impl Builder<'_> {
         }
         let uses =
             |f: &dyn Fn(&Cond) -> bool| out.iter().any(|r| r.when.iter().chain(&r.unless).any(f));
+        let mut by_label: Vec<usize> = (0..out.len()).collect();
+        by_label.sort_by_key(|&i| std::cmp::Reverse(out.get(i).map_or(0, |r| r.label)));
         Ok(Rules {
+            by_label,
             exact: uses(&|c| matches!(c, Cond::Exact(_))),
             terms: uses(&|c| matches!(c, Cond::Terms(_))),
             parts: uses(&|c| matches!(c, Cond::Parts(_))),
@@ -482,7 +487,8 @@ impl Labeler {
         let mut folded = Folded::default();
         folded.fold(text);
         let mut hits = Vec::new();
-        self.terms.scan(&folded, &mut hits);
+        self.terms
+            .scan(&folded, &mut hits, &mut terms::TypoScratch::default());
         for h in hits {
             if let Some(r) = folded.original(h.range) {
                 out.push((h.lexicon, h.entry, r));
@@ -569,13 +575,12 @@ impl Labeler {
             if !declared.is_some_and(|d| d.iter().any(|f| &**f == k.as_str())) {
                 self.leaf(&cx, k, "(name)", &mut scratch, &mut field);
             }
-            self.walk(
-                &cx,
-                v,
-                &mut String::from(k.as_str()),
-                &mut scratch,
-                &mut field,
-            );
+            // The leaf path is only read by explanations; its buffer is reused.
+            let mut path = std::mem::take(&mut scratch.path);
+            path.clear();
+            path.push_str(k);
+            self.walk(&cx, v, &mut path, &mut scratch, &mut field);
+            scratch.path = path;
             let l = field.acc.unwrap_or(self.args.fallback);
             join_into(&self.args_lattice, &mut joined, l);
             if let (Some(w), Some(fired)) = (why.as_deref_mut(), field.fired) {
@@ -651,8 +656,28 @@ impl Labeler {
     ) {
         let mut facts = Facts::new(text, scratch);
         let mut any = false;
-        for (i, rule) in self.args.rules.iter().enumerate() {
+        let explaining = acc.fired.is_some();
+        // Without an explanation, rules run from the highest label down and
+        // a rule that cannot change the field's label is skipped (its label
+        // and the fallback are already below the label reached).
+        let order: &mut dyn Iterator<Item = usize> = if explaining {
+            &mut (0..self.args.rules.len())
+        } else {
+            &mut self.args.by_label.iter().copied()
+        };
+        for i in order {
+            let Some(rule) = self.args.rules.get(i) else {
+                continue;
+            };
             if !rule.applies(cx.tool, Some(cx.field)) {
+                continue;
+            }
+            if !explaining
+                && acc.acc.is_some_and(|a| {
+                    covers(&self.args_lattice, a, rule.label)
+                        && covers(&self.args_lattice, a, self.args.fallback)
+                })
+            {
                 continue;
             }
             if self.holds(&self.args, rule, &mut facts) {
@@ -710,7 +735,21 @@ impl Labeler {
         let mut facts = Facts::new(destination, &mut scratch);
         let mut acc = None;
         let mut fired = Vec::new();
-        for (i, rule) in self.destination.rules.iter().enumerate() {
+        let explaining = why.is_some();
+        let order: &mut dyn Iterator<Item = usize> = if explaining {
+            &mut (0..self.destination.rules.len())
+        } else {
+            &mut self.destination.by_label.iter().copied()
+        };
+        for i in order {
+            let Some(rule) = self.destination.rules.get(i) else {
+                continue;
+            };
+            // Once a rule fired, the fallback no longer counts: a rule at or
+            // below the label reached cannot change it.
+            if !explaining && acc.is_some_and(|a| covers(&self.dest_lattice, a, rule.label)) {
+                continue;
+            }
             if self.holds(&self.destination, rule, &mut facts) {
                 join_into(&self.dest_lattice, &mut acc, rule.label);
                 if why.is_some() {
@@ -851,7 +890,8 @@ impl Labeler {
         facts.s.have_words = true;
         Self::ensure_folded(facts);
         facts.s.hits.clear();
-        self.terms.scan(&facts.s.folded, &mut facts.s.hits);
+        self.terms
+            .scan(&facts.s.folded, &mut facts.s.hits, &mut facts.s.typo);
     }
 
     fn ensure_parts(&self, rules: &Rules, facts: &mut Facts<'_, '_>) {
@@ -861,7 +901,8 @@ impl Labeler {
         facts.s.have_parts = true;
         Self::ensure_folded(facts);
         facts.s.part_hits.clear();
-        self.parts.scan(&facts.s.folded, &mut facts.s.part_hits);
+        self.parts
+            .scan(&facts.s.folded, &mut facts.s.part_hits, &mut facts.s.typo);
     }
 
     fn ensure_patterns(&self, rules: &Rules, facts: &mut Facts<'_, '_>) {
@@ -1001,6 +1042,8 @@ struct FieldAcc {
 struct Scratch {
     folded: Folded,
     hits: Vec<Hit>,
+    typo: terms::TypoScratch,
+    path: String,
     part_hits: Vec<Hit>,
     exact: Vec<bool>,
     exact_hits: Vec<(u32, u32, std::ops::Range<usize>)>,
@@ -1084,6 +1127,11 @@ impl<'t, 's> Facts<'t, 's> {
         hits.iter()
             .any(|h| (fuzzy || !h.fuzzy) && ls.contains(&h.lexicon))
     }
+}
+
+/// Whether `a` is at or above `l` (their join is `a`).
+fn covers(lattice: &Lattice, a: u32, l: u32) -> bool {
+    lattice.join(a, l) == Some(a)
 }
 
 fn join_into(lattice: &Lattice, acc: &mut Option<u32>, l: u32) {

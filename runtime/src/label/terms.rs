@@ -85,6 +85,13 @@ struct Pat {
     exact: bool,
 }
 
+/// Buffers of the typo pass, reused from scan to scan.
+#[derive(Debug, Default)]
+pub(crate) struct TypoScratch {
+    chars: Vec<char>,
+    key: String,
+}
+
 /// A kept hit: which entry, and where in the folded text.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Hit {
@@ -174,7 +181,7 @@ impl TermIndex {
     }
 
     /// Scans a folded text, appending every kept hit to `hits`.
-    pub(crate) fn scan(&self, folded: &Folded, hits: &mut Vec<Hit>) {
+    pub(crate) fn scan(&self, folded: &Folded, hits: &mut Vec<Hit>, typo: &mut TypoScratch) {
         let Some(ac) = &self.automaton else { return };
         let text = folded.text.as_str();
         let first = hits.len();
@@ -200,8 +207,7 @@ impl TermIndex {
             return;
         }
         // Long words no exact hit touched: one typo of tolerance.
-        let mut scratch = String::new();
-        let mut chars = Vec::new();
+        let TypoScratch { chars, key } = typo;
         for (range, _) in &folded.words {
             let Some(word) = text.get(range.clone()) else {
                 continue;
@@ -215,7 +221,7 @@ impl TermIndex {
             {
                 continue;
             }
-            if let Some((lexicon, entry)) = self.near_entry(word, &mut chars, &mut scratch) {
+            if let Some((lexicon, entry)) = self.near_entry(word, chars, key) {
                 hits.push(Hit {
                     lexicon,
                     entry,
