@@ -15,9 +15,7 @@
 //! book's labeling chapter is generated here (`STPC_BLESS=1` rewrites it).
 
 #![expect(
-    clippy::expect_used,
     clippy::panic,
-    clippy::indexing_slicing,
     clippy::cast_precision_loss,
     reason = "test code: a malformed set or a failed compile is a failed test"
 )]

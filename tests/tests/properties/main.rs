@@ -5,5 +5,6 @@
 mod check;
 mod diff;
 mod fmt;
+mod label;
 mod lower;
 mod syntax;
