@@ -6,8 +6,9 @@ use stpc_compiler::{Diagnostics, SourceMap};
 /// Arguments of `stpc check`.
 #[derive(clap::Args, Debug)]
 pub struct CheckArgs {
-    /// Contract files to check; `-` reads standard input.
-    #[arg(required = true, value_name = "FILE")]
+    /// Contract files or directories to check (a directory: every `*.stpc`
+    /// file under it); `-` reads standard input.
+    #[arg(required = true, value_name = "PATH")]
     pub files: Vec<String>,
     /// Treat warnings as errors (`--deny warnings`).
     #[arg(long, value_name = "LINT", value_parser = ["warnings"])]
@@ -21,7 +22,14 @@ pub fn run(global: &Global, args: CheckArgs) -> Outcome {
     // Files that are not UTF-8 are in the map (so E0112 can show the line)
     // but are not parsed: their lossy text would only add noise.
     let mut readable = Vec::new();
-    for path in &args.files {
+    let files = match crate::inputs::contract_files(&args.files) {
+        Ok(f) => f,
+        Err(message) => {
+            output::fail(global, &message);
+            return Outcome::Failure;
+        }
+    };
+    for path in &files {
         match output::read_source(path, &mut map, &mut diagnostics) {
             Ok(Some(id)) => readable.push(id),
             Ok(None) => {}

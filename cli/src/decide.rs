@@ -347,7 +347,7 @@ pub fn run(global: &Global, args: DecideArgs) -> Outcome {
             } else {
                 v.to_string()
             };
-            println!("{text}");
+            crate::outln!("{text}");
             Outcome::Success
         }
         Err(message) => {
@@ -429,7 +429,7 @@ fn stream(global: &Global, session: &mut Session, path: &str) -> Outcome {
         }
     }
     if failed > 0 {
-        eprintln!("error: {failed} line(s) could not be decided");
+        crate::errln!("error: {failed} line(s) could not be decided");
         Outcome::Problems
     } else {
         Outcome::Success

@@ -83,8 +83,8 @@ pub fn run(global: &Global, args: DiffArgs) -> Outcome {
         }
     };
     match global.format {
-        Format::Human => print!("{}", human(&d, &args.old, &args.new)),
-        _ => println!(
+        Format::Human => crate::out!("{}", human(&d, &args.old, &args.new)),
+        _ => crate::outln!(
             "{}",
             json!({
                 "old": {"path": args.old, "contract": d.old_contract, "digest": old.digest},

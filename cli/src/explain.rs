@@ -37,7 +37,7 @@ pub fn run(global: &Global, args: ExplainArgs) -> Outcome {
     let code = args.code.unwrap_or_default();
     match stpc_compiler::explanation(&code) {
         Some(text) => {
-            print!("{text}");
+            crate::out!("{text}");
             Outcome::Success
         }
         None => {
@@ -68,8 +68,8 @@ fn explain_event(global: &Global, table_path: &str, event_path: &str) -> Outcome
     match result {
         Ok(x) => {
             match global.format {
-                Format::Human => print!("{}", human(&x)),
-                _ => println!("{}", serde_json::to_string(&x).unwrap_or_default()),
+                Format::Human => crate::out!("{}", human(&x)),
+                _ => crate::outln!("{}", serde_json::to_string(&x).unwrap_or_default()),
             }
             Outcome::Success
         }

@@ -10,7 +10,7 @@
 
 use crate::{output, Format, Global, Outcome};
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use stpc_compiler::diagnostics::github;
 use stpc_compiler::{Diagnostics, SourceMap};
 
@@ -29,13 +29,13 @@ pub struct FmtArgs {
 
 /// Runs `stpc fmt`.
 pub fn run(global: &Global, args: FmtArgs) -> Outcome {
-    let mut files = Vec::new();
-    for path in &args.paths {
-        if let Err(message) = expand(path, &mut files) {
+    let files = match crate::inputs::contract_files(&args.paths) {
+        Ok(f) => f,
+        Err(message) => {
             output::fail(global, &message);
             return Outcome::Failure;
         }
-    }
+    };
     let mut map = SourceMap::new();
     let mut diagnostics = Diagnostics::new();
     let mut unformatted = Vec::new();
@@ -114,34 +114,4 @@ fn list_unformatted(global: &Global, files: &[String]) {
             ),
         };
     }
-}
-
-/// Adds `path` to `files`, or every `*.stpc` file under it if it is a
-/// directory.
-fn expand(path: &str, files: &mut Vec<String>) -> Result<(), String> {
-    if path == "-" || !Path::new(path).is_dir() {
-        files.push(path.to_string());
-        return Ok(());
-    }
-    let mut found = Vec::new();
-    walk(Path::new(path), &mut found)
-        .map_err(|e| format!("cannot read directory `{path}`: {e}"))?;
-    found.sort();
-    files.extend(found.into_iter().map(|p| p.to_string_lossy().into_owned()));
-    Ok(())
-}
-
-fn walk(dir: &Path, found: &mut Vec<PathBuf>) -> std::io::Result<()> {
-    for entry in std::fs::read_dir(dir)? {
-        let entry = entry?;
-        let path = entry.path();
-        let hidden = entry.file_name().to_string_lossy().starts_with('.');
-        let kind = entry.file_type()?;
-        if kind.is_dir() && !hidden {
-            walk(&path, found)?;
-        } else if kind.is_file() && path.extension().is_some_and(|e| e == "stpc") {
-            found.push(path);
-        }
-    }
-    Ok(())
 }

@@ -184,7 +184,7 @@ pub fn run(global: &Global, args: GraphArgs) -> Outcome {
     output::emit(global, &map, &diagnostics.sorted());
     match dot {
         Some(dot) if !diagnostics.has_errors() => {
-            print!("{dot}");
+            crate::out!("{dot}");
             Outcome::Success
         }
         _ => Outcome::Problems,

@@ -156,3 +156,33 @@ pub fn read_frontier(
     };
     Frontier::parse(&text, format, &opts).map_err(|e| format!("`{path}`, {e}"))
 }
+
+/// The contract files named by `paths`: a file as given, `-` for standard
+/// input, and for a directory every `*.stpc` file under it (sorted, hidden
+/// files and directories skipped, symbolic links not followed). `check`,
+/// `fmt` and `test` all take paths this way.
+///
+/// # Errors
+///
+/// A directory that cannot be read, with its path.
+pub fn contract_files(paths: &[String]) -> Result<Vec<String>, String> {
+    let mut out = Vec::new();
+    for p in paths {
+        if p == "-" || !std::path::Path::new(p).is_dir() {
+            out.push(p.clone());
+            continue;
+        }
+        let walk = walkdir::WalkDir::new(p)
+            .sort_by_file_name()
+            .into_iter()
+            .filter_entry(|e| e.depth() == 0 || !e.file_name().to_string_lossy().starts_with('.'));
+        for entry in walk {
+            let entry = entry.map_err(|e| format!("cannot read directory `{p}`: {e}"))?;
+            if entry.file_type().is_file() && entry.path().extension().is_some_and(|e| e == "stpc")
+            {
+                out.push(entry.path().to_string_lossy().into_owned());
+            }
+        }
+    }
+    Ok(out)
+}

@@ -17,6 +17,30 @@
 //! drives (`stpc-compiler`, `stpc-tables`, `stpc-eval`, `stpc-runtime`)
 //! take and return values.
 
+/// `print!` that survives a closed standard output: see [`output::write_stdout`].
+#[macro_export]
+macro_rules! out {
+    ($($arg:tt)*) => {
+        $crate::output::write_stdout(::std::format_args!($($arg)*), false)
+    };
+}
+
+/// `println!` that survives a closed standard output: see [`output::write_stdout`].
+#[macro_export]
+macro_rules! outln {
+    ($($arg:tt)*) => {
+        $crate::output::write_stdout(::std::format_args!($($arg)*), true)
+    };
+}
+
+/// `eprintln!` that survives a closed standard error.
+#[macro_export]
+macro_rules! errln {
+    ($($arg:tt)*) => {
+        $crate::output::write_stderr(::std::format_args!($($arg)*))
+    };
+}
+
 pub mod check;
 pub mod compile;
 pub mod completions;

@@ -90,14 +90,61 @@ fn current_dir() -> Option<String> {
         .map(|d| d.to_string_lossy().into_owned())
 }
 
+/// Writes to standard output. When the reader has gone (`stpc decide … |
+/// head -1`), the process ends quietly with the status a shell gives a
+/// program killed by `SIGPIPE` (141), as `cat` or `grep` would: nothing is
+/// half-done at that point, since files are written atomically and audit
+/// records one whole line per write. Any other write error is reported once
+/// on standard error and ends the process with status 2.
+pub fn write_stdout(args: std::fmt::Arguments<'_>, newline: bool) {
+    use std::io::Write as _;
+    let mut out = std::io::stdout().lock();
+    let result = out
+        .write_fmt(args)
+        .and_then(|()| {
+            if newline {
+                out.write_all(b"\n")
+            } else {
+                Ok(())
+            }
+        })
+        .and_then(|()| out.flush());
+    if let Err(e) = result {
+        closed(&e);
+    }
+}
+
+/// Writes a line to standard error; a closed standard error ends the
+/// process like a closed standard output.
+pub fn write_stderr(args: std::fmt::Arguments<'_>) {
+    use std::io::Write as _;
+    let mut err = std::io::stderr().lock();
+    if let Err(e) = err.write_fmt(args).and_then(|()| err.write_all(b"\n")) {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            std::process::exit(141);
+        }
+    }
+}
+
+fn closed(e: &std::io::Error) -> ! {
+    if e.kind() == std::io::ErrorKind::BrokenPipe {
+        std::process::exit(141);
+    }
+    let _ = std::io::Write::write_fmt(
+        &mut std::io::stderr(),
+        format_args!("error: cannot write to standard output: {e}\n"),
+    );
+    std::process::exit(2);
+}
+
 /// Prints an operational error (no source location).
 pub fn fail(global: &Global, message: &str) {
     match global.format {
-        Format::Human => eprintln!("error: {message}"),
+        Format::Human => crate::errln!("error: {message}"),
         Format::Json => {
             let v = serde_json::json!({"code": null, "severity": "error", "message": message,
                 "help": null, "notes": [], "labels": []});
-            println!("{v}");
+            crate::outln!("{v}");
         }
         Format::Sarif => {
             let root = current_dir();
@@ -105,9 +152,9 @@ pub fn fail(global: &Global, message: &str) {
                 root: root.as_deref(),
                 failure: Some(message),
             };
-            print!("{}", sarif::log_string(&SourceMap::new(), &[], &options));
+            crate::out!("{}", sarif::log_string(&SourceMap::new(), &[], &options));
         }
-        Format::Github => print!("{}", github::failure(message)),
+        Format::Github => crate::out!("{}", github::failure(message)),
     }
 }
 

@@ -16,7 +16,7 @@ const WIDTH: usize = 100;
 
 /// Runs `stpc reference`.
 pub fn run() -> Outcome {
-    print!("{}", render());
+    crate::out!("{}", render());
     Outcome::Success
 }
 

@@ -8,8 +8,6 @@
 //! per test and a final summary; `sarif` and `github` report failing tests
 //! (with the test block's location) alongside any compile diagnostics.
 
-use std::path::{Path, PathBuf};
-
 use serde_json::{json, Value};
 use stpc_compiler::diagnostics::{github, sarif};
 use stpc_compiler::{CompileOptions, Diagnostic, Diagnostics, SourceMap, Span};
@@ -27,42 +25,6 @@ pub struct TestArgs {
     /// Run only the tests whose name contains this text.
     #[arg(long, value_name = "TEXT")]
     pub filter: Option<String>,
-}
-
-/// Every `*.stpc` file under `dir`, sorted, skipping hidden entries.
-fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
-    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)?
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .filter(|p| {
-            !p.file_name()
-                .is_some_and(|n| n.to_string_lossy().starts_with('.'))
-        })
-        .collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            walk(&p, out)?;
-        } else if p.extension().is_some_and(|e| e == "stpc") {
-            out.push(p);
-        }
-    }
-    Ok(())
-}
-
-fn files(paths: &[String]) -> Result<Vec<String>, String> {
-    let mut out = Vec::new();
-    for p in paths {
-        let path = Path::new(p);
-        if p != "-" && path.is_dir() {
-            let mut found = Vec::new();
-            walk(path, &mut found).map_err(|e| format!("cannot read directory `{p}`: {e}"))?;
-            out.extend(found.into_iter().map(|f| f.to_string_lossy().into_owned()));
-        } else {
-            out.push(p.clone());
-        }
-    }
-    Ok(out)
 }
 
 /// One test's result with where it lives.
@@ -197,7 +159,7 @@ fn sarif_log(map: &SourceMap, diagnostics: &[Diagnostic], failed: &[&Ran]) -> St
 
 /// Runs `stpc test`.
 pub fn run(global: &Global, args: TestArgs) -> Outcome {
-    let files = match files(&args.paths) {
+    let files = match crate::inputs::contract_files(&args.paths) {
         Ok(f) => f,
         Err(message) => {
             output::fail(global, &message);
@@ -284,9 +246,9 @@ pub fn run(global: &Global, args: TestArgs) -> Outcome {
         Format::Json => {
             output::emit(global, &map, &sorted);
             for r in &ran {
-                println!("{}", json_of(&map, r));
+                crate::outln!("{}", json_of(&map, r));
             }
-            println!(
+            crate::outln!(
                 "{}",
                 json!({"summary": {"passed": passed, "failed": failed.len(), "broken_files": broken}})
             );
@@ -294,10 +256,10 @@ pub fn run(global: &Global, args: TestArgs) -> Outcome {
         Format::Github => {
             output::emit(global, &map, &sorted);
             for r in &failed {
-                println!("{}", github_line(&map, r));
+                crate::outln!("{}", github_line(&map, r));
             }
         }
-        Format::Sarif => print!("{}", sarif_log(&map, &sorted, &failed)),
+        Format::Sarif => crate::out!("{}", sarif_log(&map, &sorted, &failed)),
     }
     if failed.is_empty() && broken == 0 {
         Outcome::Success
@@ -309,7 +271,7 @@ pub fn run(global: &Global, args: TestArgs) -> Outcome {
 fn print_human(map: &SourceMap, ran: &[Ran], failed: &[&Ran], passed: usize, broken: usize) {
     for r in ran {
         let verdict = if r.outcome.passed { "ok" } else { "FAILED" };
-        println!(
+        crate::outln!(
             "test {}::{} \"{}\" ... {verdict} ({})",
             r.file,
             r.contract,
@@ -318,18 +280,20 @@ fn print_human(map: &SourceMap, ran: &[Ran], failed: &[&Ran], passed: usize, bro
         );
     }
     if !failed.is_empty() {
-        println!("\nfailures:");
+        crate::outln!("\nfailures:");
         for r in failed {
             let (line, col) = line_of(map, r.outcome.span);
-            println!(
+            crate::outln!(
                 "\n---- {}:{line}:{col} {} \"{}\" ----",
-                r.file, r.contract, r.outcome.name
+                r.file,
+                r.contract,
+                r.outcome.name
             );
-            println!("  expected: {}", expected_text(&r.outcome));
-            println!("  got:      {}", got_text(&r.outcome));
-            println!("  labels:   {}", labels_text(&r.outcome));
+            crate::outln!("  expected: {}", expected_text(&r.outcome));
+            crate::outln!("  got:      {}", got_text(&r.outcome));
+            crate::outln!("  labels:   {}", labels_text(&r.outcome));
             for line in crate::why::labeling(&r.outcome.labeling).lines() {
-                println!("  {line}");
+                crate::outln!("  {line}");
             }
         }
     }
@@ -343,7 +307,7 @@ fn print_human(map: &SourceMap, ran: &[Ran], failed: &[&Ran], passed: usize, bro
     } else {
         String::new()
     };
-    println!(
+    crate::outln!(
         "\ntest result: {status}. {passed} passed; {} failed{broken}",
         failed.len()
     );

@@ -74,7 +74,7 @@ pub fn run(global: &Global, args: VectorsArgs) -> Outcome {
                 return Outcome::Failure;
             }
         }
-        None => print!("{text}"),
+        None => crate::out!("{text}"),
     }
     Outcome::Success
 }

@@ -392,3 +392,68 @@ fn decide_explain_says_which_rules_fired_without_the_values() {
     let out: serde_json::Value = serde_json::from_str(&plain.stdout).unwrap();
     assert!(out.get("labeling").is_none(), "only asked for");
 }
+
+#[test]
+fn a_closed_stdout_ends_the_stream_quietly() {
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::{Command, Stdio};
+    let dir = workspace();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_stpc"))
+        .args(["decide", "--table", "search.table.json", "--stream", "-"])
+        .current_dir(dir.path())
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let stdout = child.stdout.take().unwrap();
+    // Like `| head -1`: read one decision, then close the pipe.
+    let line = format!("{TOPICAL_SPECULATIVE}\n");
+    stdin.write_all(line.as_bytes()).unwrap();
+    stdin.flush().unwrap();
+    let mut first = String::new();
+    BufReader::new(stdout).read_line(&mut first).unwrap();
+    assert!(first.contains("\"action\""), "{first}");
+    // The reader is gone; the writer goes on.
+    for _ in 0..200 {
+        if stdin.write_all(line.as_bytes()).is_err() {
+            break;
+        }
+    }
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert_ne!(out.status.code(), Some(101), "{stderr}");
+}
+
+#[test]
+fn label_and_explain_survive_a_closed_stdout() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let dir = workspace();
+    for args in [
+        vec!["label", "--table", "search.table.json", "-"],
+        vec!["explain", "E0101"],
+    ] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_stpc"))
+            .args(&args)
+            .current_dir(dir.path())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Close the reading end before the command writes.
+        drop(child.stdout.take());
+        let mut stdin = child.stdin.take().unwrap();
+        let _ = stdin.write_all(format!("{TOPICAL_SPECULATIVE}\n").repeat(50).as_bytes());
+        drop(stdin);
+        let out = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+        assert_ne!(out.status.code(), Some(101), "{args:?}: {stderr}");
+    }
+}

@@ -114,6 +114,25 @@ fn every_file_is_reported_in_one_run() {
 }
 
 #[test]
+fn check_walks_directories_like_fmt_and_test() {
+    let dir = dir_with(&[("a.stpc", BROKEN), ("notes.txt", "not a contract")]);
+    std::fs::create_dir_all(dir.path().join("sub/.hidden")).expect("dirs");
+    std::fs::write(dir.path().join("sub/b.stpc"), TWO_ERRORS).expect("b");
+    std::fs::write(dir.path().join("sub/.hidden/c.stpc"), BROKEN).expect("c");
+    let out = run(stpc(dir.path()).args(["check", "."]));
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(err.contains("a.stpc:") && err.contains("b.stpc:"), "{err}");
+    assert!(
+        !err.contains("c.stpc"),
+        "hidden directories are skipped: {err}"
+    );
+    assert!(!err.contains("notes.txt"), "{err}");
+    let clean = run(stpc(root()).args(["check", "stdlib-contracts/policies"]));
+    assert_eq!(code(&clean), 0, "{}", stderr(&clean));
+}
+
+#[test]
 fn a_missing_file_exits_two() {
     let dir = dir_with(&[]);
     let out = run(stpc(dir.path()).args(["check", "nowhere.stpc"]));
