@@ -1934,6 +1934,21 @@ class Labeler:
 # ---------------------------------------------------------------------------
 
 
+def _mode_and_confidence(event: dict):
+    """The event's mode and confidence, never assumed: an event without a
+    mode, or a non-committed event without a confidence, is refused (as the
+    Rust reader refuses it), because the only value a reader could assume is
+    the most permissive one. A committed event's confidence is 1.0."""
+    mode = event.get("mode")
+    if not isinstance(mode, str):
+        raise DecideError("the event has no `mode`")
+    if "confidence" in event:
+        return mode, event["confidence"]
+    if mode == "committed":
+        return mode, 1.0
+    raise DecideError("the event is not committed but has no `confidence`")
+
+
 class DecideError(Exception):
     """The event cannot be placed in the domain; the decision fails closed."""
 
@@ -2142,8 +2157,7 @@ class Runtime:
             coords = self.point(
                 self.tool_id(event.get("tool", "")),
                 self.destination_id(event.get("destination", "")),
-                event.get("mode", "committed"),
-                event.get("confidence", 1.0),
+                *_mode_and_confidence(event),
                 arg,
                 dl,
                 fields,

@@ -163,7 +163,7 @@ class Loading(unittest.TestCase):
 
     def test_other_versions_are_refused_first(self):
         t = json.loads(self.data)
-        t["format_version"] = 2
+        t["format_version"] = s.FORMAT_VERSION + 1
         self.refused(json.dumps(t).encode(), "unsupported_version")
 
     def test_a_float_written_as_an_integer_is_refused(self):
@@ -176,6 +176,18 @@ class Loading(unittest.TestCase):
         tool = self.table["tools"][0]["name"] if self.table["tools"] else "t"
         d = rt.decide_event({"tool": tool, "destination": "x", "mode": "no-such-mode", "args": {}})
         self.assertEqual((d["action"], d["rule_id"], d["cell"]), ("block", None, None))
+
+    def test_the_mode_and_the_confidence_are_never_assumed(self):
+        rt = s.Runtime(self.table)
+        tool = self.table["tools"][0]["name"] if self.table["tools"] else "t"
+        # Labels are given so that only mode and confidence are in question.
+        labels = {"args": None, "destination": None, "fields": {}}
+        for event in (
+            {"tool": tool, "destination": "x", "labels": labels},
+            {"tool": tool, "destination": "x", "mode": "speculative", "labels": labels},
+        ):
+            d = rt.decide_event(event)
+            self.assertEqual((d["action"], d["rule_id"], d["cell"]), ("block", None, None))
 
 
 if __name__ == "__main__":

@@ -11,9 +11,12 @@
 //!
 //! `args` may also be a string holding JSON, as OpenAI tool calls carry
 //! them; `name` and `arguments` are accepted as aliases of `tool` and
-//! `args`. `mode` defaults to `committed`, `confidence` to 1.0 and `branch`
-//! to `main`. Unknown fields are refused, so a misspelt `confidance` is an
-//! error rather than a silent default.
+//! `args`. `branch` defaults to `main`. Nothing that decides has a default:
+//! an event without `mode` is refused, and so is a non-committed event
+//! without `confidence` (a committed event's confidence is 1.0 by
+//! definition), because the only value a reader could assume is the most
+//! permissive one. Unknown fields are refused, so a misspelt `confidance` is
+//! an error rather than a silent default.
 //!
 //! Errors never contain argument values: serde's messages quote the
 //! offending value, so every quoted string in them is elided.
@@ -45,49 +48,101 @@ pub struct LabelsInput {
 
 /// One event as JSON.
 #[derive(Clone, Debug, PartialEq, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(try_from = "RawEvent")]
 pub struct EventInput {
     /// Echoed back in the decision, to match outputs to inputs.
-    #[serde(default)]
     pub id: Option<Value>,
     /// Tool name.
-    #[serde(alias = "name")]
     pub tool: String,
     /// Arguments: an object of named fields, or a string holding its JSON.
-    #[serde(default = "empty_object", alias = "arguments")]
     pub args: Value,
     /// A declared destination name, a host, a URL or a collection.
     pub destination: String,
     /// Execution mode.
-    #[serde(default = "committed")]
     pub mode: String,
     /// Branch confidence.
-    #[serde(default = "one")]
     pub confidence: f64,
     /// Branch of the speculative frontier.
-    #[serde(default = "main_branch")]
     pub branch: String,
     /// Task id (`stpc decide --stream`: a new id ends the previous task).
-    #[serde(default)]
     pub task: Option<String>,
     /// Explicit labels (`stpc explain` only).
-    #[serde(default)]
     pub labels: Option<LabelsInput>,
     /// Budgets to read as exhausted, by name (`stpc explain` only).
-    #[serde(default)]
     pub budgets_exhausted: Vec<String>,
+}
+
+/// The event as written, before the fields that decide are required.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawEvent {
+    /// Echoed back in the decision, to match outputs to inputs.
+    #[serde(default)]
+    id: Option<Value>,
+    /// Tool name.
+    #[serde(alias = "name")]
+    tool: String,
+    /// Arguments: an object of named fields, or a string holding its JSON.
+    #[serde(default = "empty_object", alias = "arguments")]
+    args: Value,
+    /// A declared destination name, a host, a URL or a collection.
+    destination: String,
+    /// Execution mode: required.
+    #[serde(default)]
+    mode: Option<String>,
+    /// Branch confidence: required unless the mode is `committed`.
+    #[serde(default)]
+    confidence: Option<f64>,
+    /// Branch of the speculative frontier.
+    #[serde(default = "main_branch")]
+    branch: String,
+    /// Task id (`stpc decide --stream`: a new id ends the previous task).
+    #[serde(default)]
+    task: Option<String>,
+    /// Explicit labels (`stpc explain` only).
+    #[serde(default)]
+    labels: Option<LabelsInput>,
+    /// Budgets to read as exhausted, by name (`stpc explain` only).
+    #[serde(default)]
+    budgets_exhausted: Vec<String>,
 }
 
 fn empty_object() -> Value {
     Value::Object(serde_json::Map::new())
 }
 
-fn committed() -> String {
-    "committed".to_owned()
-}
+/// The mode whose confidence is 1.0 by definition.
+const COMMITTED: &str = "committed";
 
-fn one() -> f64 {
-    1.0
+impl TryFrom<RawEvent> for EventInput {
+    type Error = String;
+
+    fn try_from(raw: RawEvent) -> Result<EventInput, String> {
+        let mode = raw.mode.ok_or(
+            "the event has no `mode` (`committed` or `speculative`); stpc never assumes one",
+        )?;
+        let confidence =
+            match raw.confidence {
+                Some(c) => c,
+                None if mode == COMMITTED => 1.0,
+                None => return Err(
+                    "the event is not committed but has no `confidence`; stpc never assumes one"
+                        .to_owned(),
+                ),
+            };
+        Ok(EventInput {
+            id: raw.id,
+            tool: raw.tool,
+            args: raw.args,
+            destination: raw.destination,
+            mode,
+            confidence,
+            branch: raw.branch,
+            task: raw.task,
+            labels: raw.labels,
+            budgets_exhausted: raw.budgets_exhausted,
+        })
+    }
 }
 
 fn main_branch() -> String {

@@ -95,13 +95,23 @@ fn serde_messages_lose_their_values() {
 #[test]
 fn events_accept_openai_shapes_and_refuse_typos() {
     let e = EventInput::parse(
-        r#"{"name": "web_search", "arguments": "{\"q\": \"x\"}", "destination": "brave"}"#,
+        r#"{"name": "web_search", "arguments": "{\"q\": \"x\"}", "destination": "brave", "mode": "committed"}"#,
     )
     .unwrap();
     assert_eq!(e.tool, "web_search");
     assert_eq!(e.args, serde_json::json!({"q": "x"}));
     assert_eq!(e.mode, "committed");
-    assert_eq!(e.confidence, 1.0);
+    assert_eq!(e.confidence, 1.0, "a committed event is certain");
+    let err = EventInput::parse(r#"{"tool": "t", "destination": "d"}"#).unwrap_err();
+    assert!(err.contains("no `mode`"), "{err}");
+    let err = EventInput::parse(r#"{"tool": "t", "destination": "d", "mode": "speculative"}"#)
+        .unwrap_err();
+    assert!(err.contains("no `confidence`"), "{err}");
+    let e = EventInput::parse(
+        r#"{"tool": "t", "destination": "d", "mode": "speculative", "confidence": 0.25}"#,
+    )
+    .unwrap();
+    assert_eq!(e.confidence, 0.25);
     let err =
         EventInput::parse(r#"{"tool": "t", "destination": "d", "confidance": 0.5}"#).unwrap_err();
     assert!(err.contains("unknown field `confidance`"), "{err}");

@@ -12,7 +12,7 @@ fn decide_one_event_from_a_file() {
     let dir = workspace();
     std::fs::write(
         dir.path().join("event.json"),
-        r#"{"tool": "search", "args": {"q": "eviction notice for jane@example.com"}, "destination": "engine"}"#,
+        r#"{"tool": "search", "args": {"q": "eviction notice for jane@example.com"}, "destination": "engine", "mode": "committed"}"#,
     )
     .unwrap();
     let run = stpc(
@@ -46,7 +46,7 @@ fn decide_one_event_from_stdin_as_json() {
 #[test]
 fn decide_accepts_openai_style_arguments() {
     let dir = workspace();
-    let event = r#"{"name": "search", "arguments": "{\"q\": \"weather\"}", "destination": "https://search.example/q"}"#;
+    let event = r#"{"name": "search", "arguments": "{\"q\": \"weather\"}", "destination": "https://search.example/q", "mode": "committed"}"#;
     let run = stpc(
         dir.path(),
         &[
@@ -70,19 +70,19 @@ fn decide_streams_one_decision_per_line_and_keeps_going() {
     let dir = workspace();
     let stream = [
         // Budget `topical` allows two sensitive dispatches per task.
-        r#"{"tool": "search", "args": {"q": "a lawsuit"}, "destination": "engine"}"#,
-        r#"{"tool": "search", "args": {"q": "an eviction"}, "destination": "engine"}"#,
-        r#"{"tool": "search", "args": {"q": "another lawsuit"}, "destination": "engine", "id": 3}"#,
+        r#"{"tool": "search", "args": {"q": "a lawsuit"}, "destination": "engine", "mode": "committed"}"#,
+        r#"{"tool": "search", "args": {"q": "an eviction"}, "destination": "engine", "mode": "committed"}"#,
+        r#"{"tool": "search", "args": {"q": "another lawsuit"}, "destination": "engine", "mode": "committed", "id": 3}"#,
         "not json at all",
         r#"{"tool": "search", "args": {"q": "eviction"}, "destination": "engine", "mode": "speculative", "confidence": 0.2, "branch": "b7"}"#,
-        r#"{"tool": "search", "args": "{\"q\": \"my secret", "destination": "engine"}"#,
+        r#"{"tool": "search", "args": "{\"q\": \"my secret", "destination": "engine", "mode": "committed"}"#,
         r#"{"promote": "b7"}"#,
         r#"{"tool": "search", "args": {"q": "weather"}, "destination": "engine", "mode": "speculative", "confidence": 0.1, "branch": "b8"}"#,
         r#"{"abandon": "b8"}"#,
         "",
         // A new task: the budget is available again.
-        r#"{"tool": "search", "args": {"q": "a lawsuit"}, "destination": "engine", "task": "t2"}"#,
-        r#"{"tool": "nope", "args": {}, "destination": "engine", "task": "t2"}"#,
+        r#"{"tool": "search", "args": {"q": "a lawsuit"}, "destination": "engine", "mode": "committed", "task": "t2"}"#,
+        r#"{"tool": "nope", "args": {}, "destination": "engine", "mode": "committed", "task": "t2"}"#,
         r#"{"tool": "search", "destination": "engine", "confidance": 0.5}"#,
     ]
     .join("\n");
@@ -97,6 +97,54 @@ fn decide_streams_one_decision_per_line_and_keeps_going() {
         "no argument values in errors"
     );
     settings(dir.path()).bind(|| insta::assert_snapshot!("decide_stream", run.transcript()));
+}
+
+/// Issue 16: a missing `mode` or `confidence` was decided as `committed` and
+/// 1.0, the most permissive values. Neither is ever assumed now; a committed
+/// event's confidence is 1.0 by definition.
+#[test]
+fn decide_never_assumes_the_mode_or_the_confidence() {
+    let dir = workspace();
+    let stream = [
+        r#"{"tool": "search", "args": {"q": "weather"}, "destination": "engine"}"#,
+        r#"{"tool": "search", "args": {"q": "weather"}, "destination": "engine", "mode": "speculative", "branch": "b1"}"#,
+        r#"{"tool": "search", "args": {"q": "weather"}, "destination": "engine", "mode": "committed"}"#,
+    ]
+    .join("\n");
+    let run = stpc(
+        dir.path(),
+        &[
+            "decide",
+            "--format",
+            "json",
+            "--table",
+            "search.table.json",
+            "--stream",
+        ],
+        &stream,
+    );
+    assert_eq!(run.code, 1, "{}", run.transcript());
+    let lines: Vec<serde_json::Value> = run
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 3, "{}", run.stdout);
+    assert!(
+        lines[0]["error"].as_str().unwrap().contains("no `mode`"),
+        "{}",
+        lines[0]
+    );
+    assert!(
+        lines[1]["error"]
+            .as_str()
+            .unwrap()
+            .contains("no `confidence`"),
+        "{}",
+        lines[1]
+    );
+    assert!(lines[0].get("action").is_none() && lines[1].get("action").is_none());
+    assert_eq!(lines[2]["action"], "allow", "{}", lines[2]);
 }
 
 #[test]
@@ -137,7 +185,7 @@ fn decide_reports_bad_events_without_their_values() {
     );
     assert_eq!(run.code, 2);
     assert!(!run.stderr.contains("secret"), "{}", run.stderr);
-    let pinned = r#"{"tool": "search", "destination": "engine", "labels": {"args": "public"}}"#;
+    let pinned = r#"{"tool": "search", "destination": "engine", "mode": "committed", "labels": {"args": "public"}}"#;
     let run2 = stpc(
         dir.path(),
         &["decide", "--table", "search.table.json", "-"],
@@ -175,7 +223,7 @@ fn explain_shows_the_cell_and_the_tested_dimensions() {
         "",
     );
     assert_eq!(human.code, 0);
-    let pinned = r#"{"tool": "search", "destination": "engine", "labels": {"args": "sensitive", "destination": "open"}, "budgets_exhausted": ["topical"]}"#;
+    let pinned = r#"{"tool": "search", "destination": "engine", "mode": "committed", "labels": {"args": "sensitive", "destination": "open"}, "budgets_exhausted": ["topical"]}"#;
     let json = stpc(
         dir.path(),
         &[
@@ -190,7 +238,7 @@ fn explain_shows_the_cell_and_the_tested_dimensions() {
         pinned,
     );
     assert_eq!(json.code, 0);
-    let unknown = r#"{"tool": "search", "destination": "engine", "budgets_exhausted": ["nope"]}"#;
+    let unknown = r#"{"tool": "search", "destination": "engine", "mode": "committed", "budgets_exhausted": ["nope"]}"#;
     let bad = stpc(
         dir.path(),
         &["explain", "--table", "search.table.json", "--event", "-"],
