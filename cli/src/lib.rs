@@ -52,6 +52,7 @@ pub mod fmt;
 pub mod graph;
 pub mod inputs;
 pub mod label;
+pub mod lsp;
 pub mod output;
 pub mod reference;
 pub mod replay;
@@ -136,6 +137,9 @@ pub enum Command {
     Replay(replay::ReplayArgs),
     /// Compare policies on a frontier: adversaries, bootstrap CIs, sign tests.
     Eval(eval::EvalArgs),
+    /// Run a language server over stdio: diagnostics, hover, definitions,
+    /// completion, formatting and quick fixes in editors.
+    Lsp(lsp::LspArgs),
     /// Print a shell completion script.
     Completions(completions::CompletionsArgs),
     /// Print the CLI reference page of the book (Markdown).
@@ -179,6 +183,7 @@ pub fn run(cli: Cli) -> Outcome {
         Command::Vectors(args) => vectors::run(&cli.global, args),
         Command::Replay(args) => replay::run(&cli.global, args),
         Command::Eval(args) => eval::run(&cli.global, args),
+        Command::Lsp(args) => lsp::run(&cli.global, args),
         Command::Completions(args) => completions::run(args),
         Command::CliReference => reference::run(),
     }

@@ -8,6 +8,8 @@ mod eval;
 mod fmt;
 mod general;
 mod lower;
+mod lsp;
+mod lsp_client;
 mod reference;
 mod sarif;
 mod support;

@@ -38,6 +38,15 @@ use std::collections::HashMap;
 
 pub use imports::{Loader, NoFiles};
 
+/// Every file of the embedded standard library, as `(name in the source
+/// map, text)`: `<std>/labels.stpc`, `<std>/policies/paper.stpc`, ... (editors
+/// show them as read-only documents).
+pub fn std_files() -> impl Iterator<Item = (String, &'static str)> {
+    stdlib::files()
+        .iter()
+        .map(|(path, text)| (format!("{}{path}", stdlib::PREFIX), *text))
+}
+
 /// The paper's policies shipped in the embedded standard library, as
 /// `(name, display path, source text)`, sorted by name: the default set of
 /// `stpc eval`.

@@ -362,12 +362,16 @@ pub(super) fn classify(cx: &Context<'_>, error: &pest::error::Error<Rule>) -> Di
     site.wrong_word(cx, here)
         .or_else(|| site.missing_punct(cx, here))
         .unwrap_or_else(|| {
-            errors::unexpected(
-                cx.span(here),
-                &describe(cx.word(here)),
-                &site.list,
-                repair_help(cx, here, site.prev, &site.items),
-            )
+            let repair = repair_help(cx, here, site.prev, &site.items);
+            let (help, edit) = match repair {
+                Some((help, edit)) => (Some(help), edit),
+                None => (None, None),
+            };
+            let d = errors::unexpected(cx.span(here), &describe(cx.word(here)), &site.list, help);
+            match edit {
+                Some((start, end, text)) => d.fix(Span::new(cx.file, start, end), text),
+                None => d,
+            }
         })
 }
 
@@ -505,22 +509,18 @@ impl<'c> Site<'c> {
                     && !ACTIONS.contains(&self.prev_word)
                     && in_decide(cx, b.start)
                 {
-                    let suggestion = suggest::did_you_mean(self.prev_word, ACTIONS.iter().copied());
-                    return Some(errors::unknown_action(
-                        cx.span(b),
-                        self.prev_word,
-                        suggestion,
-                    ));
+                    let best = suggest::best_match(self.prev_word, ACTIONS.iter().copied());
+                    return Some(errors::unknown_action(cx.span(b), self.prev_word, best));
                 }
             }
         }
         // A word where an action is expected. `name:` also starts a rule, so
         // a far miss followed by `:` is not an unknown action.
         if is_word(word) && self.expects_class(ACTION_CLASS) && !ACTIONS.contains(&word) {
-            let suggestion = suggest::did_you_mean(word, ACTIONS.iter().copied());
+            let best = suggest::best_match(word, ACTIONS.iter().copied());
             let followed_by_colon = cx.token_after(here).is_some_and(|n| cx.word(n) == ":");
-            if suggestion.is_some() || !followed_by_colon {
-                return Some(errors::unknown_action(cx.span(here), word, suggestion));
+            if best.is_some() || !followed_by_colon {
+                return Some(errors::unknown_action(cx.span(here), word, best));
             }
         }
         None
@@ -562,12 +562,15 @@ impl<'c> Site<'c> {
             } else {
                 &self.list[..]
             };
-            return Some(errors::unknown_keyword(
-                cx.span(here),
-                word,
-                format!("did you mean `{best}`?"),
-                expected,
-            ));
+            return Some(
+                errors::unknown_keyword(
+                    cx.span(here),
+                    word,
+                    format!("did you mean `{best}`?"),
+                    expected,
+                )
+                .fix(cx.span(here), best),
+            );
         }
         at_item_start.then(|| {
             let all: Vec<String> = ITEM_KEYWORDS.iter().map(|k| format!("`{k}`")).collect();
@@ -604,12 +607,15 @@ impl<'c> Site<'c> {
 /// A repair must get the parser three tokens past the error (or through
 /// the whole item), and an insertion is only suggested when at most two
 /// candidates work, so a suggestion is a fix and not a guess.
+///
+/// Returns the help line and, when the repair is one edit, that edit (byte
+/// range and replacement) for editors to apply.
 fn repair_help(
     cx: &Context<'_>,
     here: &Token,
     prev: Option<&Token>,
     items: &[Expected],
-) -> Option<String> {
+) -> Option<(String, Option<Edit>)> {
     let word = cx.word(here);
     let must_pass = cx.tokens_after(here, 3);
     // Delimiters are balanced already; a repair never adds or removes one.
@@ -652,7 +658,10 @@ fn repair_help(
     for (written, end) in joined.into_iter().chain([(word.to_string(), here.end)]) {
         for (typed, meant) in habits {
             if written == *typed && cx.repairs((here.start, end), meant, must_pass.max(end)) {
-                return Some(format!("did you mean `{meant}`?"));
+                return Some((
+                    format!("did you mean `{meant}`?"),
+                    Some((here.start, end, (*meant).to_owned())),
+                ));
             }
         }
     }
@@ -674,34 +683,51 @@ fn repair_help(
             .map(|t| format!("`{t}`"))
             .collect::<Vec<_>>()
             .join(" or ");
-        return Some(match prev {
+        let help = match prev {
             Some(p) => format!("add {what} after {}", describe(cx.word(p))),
             None => format!("add {what} before {}", describe(word)),
-        });
+        };
+        // One candidate is a fix; two are a choice left to the user.
+        let edit = match inserted.as_slice() {
+            [t] if is_word(t) => Some((here.start, here.start, format!("{t} "))),
+            [t] => Some((here.start, here.start, (*t).to_owned())),
+            _ => None,
+        };
+        return Some((help, edit));
     }
     if punctuation {
         for t in &candidates {
             if cx.repairs((here.start, here.end), t, must_pass) {
-                return Some(format!("replace `{word}` with `{t}`"));
+                return Some((
+                    format!("replace `{word}` with `{t}`"),
+                    Some((here.start, here.end, (*t).to_owned())),
+                ));
             }
         }
     }
     // `;` ends statements; removing one is never the fix.
     if !is_delimiter(word) && word != ";" && cx.repairs((here.start, here.end), "", must_pass) {
-        return Some(if is_string {
+        let help = if is_string {
             "remove this string".to_string()
         } else {
             format!("remove `{word}`")
-        });
+        };
+        return Some((help, Some((here.start, here.end, String::new()))));
     }
     // A trailing `,` before the end of a list.
     if let Some(p) = prev.filter(|p| cx.word(p) == ",") {
         if cx.repairs((p.start, p.end), "", must_pass) {
-            return Some("remove the trailing `,`".to_string());
+            return Some((
+                "remove the trailing `,`".to_string(),
+                Some((p.start, p.end, String::new())),
+            ));
         }
     }
     None
 }
+
+/// A repair as one edit: replace bytes `start..end` by the text.
+type Edit = (usize, usize, String);
 
 /// Whether the innermost open block at `at` is a `decide { ... }`.
 fn in_decide(cx: &Context<'_>, at: usize) -> bool {

@@ -46,6 +46,7 @@ pub(crate) fn missing_semicolon(after: Span, found: &str) -> Diagnostic {
     Diagnostic::new(Code::E0102, format!("missing `;` before {found}"))
         .primary(at, "expected `;` here")
         .help("end the statement with `;`")
+        .fix(at, ";")
 }
 
 pub(crate) fn unclosed_delimiter(
@@ -225,14 +226,21 @@ pub(crate) fn missing_comma(before: Span, found: &str) -> Diagnostic {
     Diagnostic::new(Code::E0114, format!("missing `,` before {found}"))
         .primary(at, "expected `,` here")
         .help("separate list items with `,`")
+        .fix(at, ",")
 }
 
-pub(crate) fn unknown_action(span: Span, word: &str, suggestion: Option<String>) -> Diagnostic {
-    Diagnostic::new(Code::E0115, format!("unknown action `{word}`"))
-        .primary(span, "expected `allow`, `block`, `defer`, `rewrite` or `shadow`")
-        .help(suggestion.unwrap_or_else(|| {
-            "a rule starts with one of the five actions: `allow`, `block`, `defer`, `rewrite`, `shadow`".into()
-        }))
+/// `best` is the action the word most likely meant, if any.
+pub(crate) fn unknown_action(span: Span, word: &str, best: Option<&str>) -> Diagnostic {
+    let d = Diagnostic::new(Code::E0115, format!("unknown action `{word}`")).primary(
+        span,
+        "expected `allow`, `block`, `defer`, `rewrite` or `shadow`",
+    );
+    match best {
+        Some(best) => d.help(format!("did you mean `{best}`?")).fix(span, best),
+        None => d.help(
+            "a rule starts with one of the five actions: `allow`, `block`, `defer`, `rewrite`, `shadow`",
+        ),
+    }
 }
 
 pub(crate) fn mismatched_delimiter(
@@ -245,6 +253,7 @@ pub(crate) fn mismatched_delimiter(
         .primary(span, format!("expected `{}`", closer_of(open)))
         .secondary(open_span, "opened here")
         .help(format!("replace `{close}` with `{}`", closer_of(open)))
+        .fix(span, closer_of(open).to_string())
 }
 
 pub(crate) fn missing_inner_closer(
