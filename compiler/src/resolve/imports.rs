@@ -57,6 +57,35 @@ struct Loading<'a> {
     imports: Vec<Vec<Import>>,
 }
 
+/// Parses a std module, once per process for each file id it is given.
+///
+/// Std texts are fixed at build time, and `lexicons.stpc` alone is a
+/// megabyte: parsing it is most of what checking a contract costs. A
+/// process that checks many times (the language server on every change,
+/// `stpc check DIR`) parses each std module once. Spans carry their file id,
+/// so the cache is keyed by name *and* id; the ids a program gives its
+/// imports follow the order of its `use`s, which edits rarely change. Only
+/// parses without diagnostics are kept, so a cached parse reports nothing
+/// that a fresh one would.
+fn parse_std(id: FileId, name: &str, text: &str, diagnostics: &mut Diagnostics) -> ast::File {
+    type Cache = std::sync::Mutex<HashMap<(String, FileId), ast::File>>;
+    static CACHE: std::sync::OnceLock<Cache> = std::sync::OnceLock::new();
+    let cache = CACHE.get_or_init(Cache::default);
+    let key = (name.to_owned(), id);
+    if let Some(ast) = cache.lock().ok().and_then(|c| c.get(&key).cloned()) {
+        return ast;
+    }
+    let mut own = Diagnostics::new();
+    let ast = syntax::parse(id, text, &mut own).unwrap_or_default();
+    if own.is_empty() {
+        if let Ok(mut c) = cache.lock() {
+            c.insert(key, ast.clone());
+        }
+    }
+    diagnostics.extend(own.into_vec());
+    ast
+}
+
 /// Normalises `a/./b/../c` to `a/c`.
 fn normalise(path: &str) -> String {
     let mut parts: Vec<&str> = Vec::new();
@@ -120,7 +149,11 @@ impl Loading<'_> {
             self.loader.read(file)
         }?;
         let id = self.map.add(file, text.clone());
-        let ast = syntax::parse(id, &text, diagnostics).unwrap_or_default();
+        let ast = if file.starts_with(stdlib::PREFIX) {
+            parse_std(id, file, &text, diagnostics)
+        } else {
+            syntax::parse(id, &text, diagnostics).unwrap_or_default()
+        };
         Some(self.add(id, file.to_string(), segments.join("::"), file, ast))
     }
 
