@@ -364,3 +364,35 @@ fn hostile_edits_and_messages_never_crash_the_server() {
     assert_eq!(c.diagnostics(&u, version), Vec::<Value>::new());
     assert_eq!(c.shutdown(), 0);
 }
+
+#[test]
+fn every_keyword_of_the_grammar_is_highlighted_by_both_editor_grammars() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let textmate =
+        std::fs::read_to_string(root.join("editors/vscode/syntaxes/stpc.tmLanguage.json")).unwrap();
+    let hljs = std::fs::read_to_string(root.join("book/stpc-highlight.js")).unwrap();
+    let words = |text: &str| -> std::collections::BTreeSet<String> {
+        text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .map(str::to_owned)
+            .collect()
+    };
+    // Only the keyword lists count: the TextMate `keywords` patterns and
+    // highlight.js's `keywords` object.
+    let textmate: Value = serde_json::from_str(&textmate).unwrap();
+    let tm_lists: Vec<&str> = textmate["repository"]["keywords"]["patterns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["match"].as_str().unwrap())
+        .collect();
+    let start = hljs.find("keywords: {").unwrap();
+    let end = start + hljs[start..].find("},").unwrap();
+    let (tm, hl) = (words(&tm_lists.join(" ")), words(&hljs[start..end]));
+    let keywords = stpc_cli::lsp::keywords();
+    assert!(keywords.len() > 80, "{keywords:?}");
+    let missing: Vec<&&str> = keywords
+        .iter()
+        .filter(|k| !tm.contains(**k) || !hl.contains(**k))
+        .collect();
+    assert!(missing.is_empty(), "not highlighted: {missing:?}");
+}
