@@ -89,7 +89,7 @@ async function textmate() {
 function highlightjs() {
   const hljs = require("highlight.js");
   hljs.registerLanguage("stpc", require(path.join(root, "book", "stpc-highlight.js")));
-  const html = hljs.highlight(paper, { language: "stpc" }).value;
+  const html = hljs.highlight("stpc", paper, false).value;
   const has = (cls, text) =>
     assert(html.includes(`<span class="hljs-${cls}">${text}</span>`), `${cls} ${text}`);
   has("keyword", "contract");
@@ -102,7 +102,7 @@ function highlightjs() {
   // Every book snippet highlights without an illegal token.
   let n = 0;
   for (const [file, snippet] of bookSnippets()) {
-    const r = hljs.highlight(snippet, { language: "stpc" });
+    const r = hljs.highlight("stpc", snippet, false);
     assert(!r.illegal, `${file}: illegal token`);
     assert(r.value.includes("hljs-"), `${file}: nothing highlighted`);
     n++;
