@@ -71,7 +71,10 @@ pub fn run(global: &Global, _args: LspArgs) -> Outcome {
     drop(connection);
     let joined = io_threads.join();
     match (result, joined) {
-        (Ok(()), Ok(())) => Outcome::Success,
+        (Ok(End::Shutdown), Ok(())) => Outcome::Success,
+        // The protocol's rule: `exit` before `shutdown` (or the client
+        // going away) ends with status 1.
+        (Ok(End::Abrupt), Ok(())) => Outcome::Problems,
         (Err(e), _) => {
             output::fail(global, &format!("language server: {e}"));
             Outcome::Failure
@@ -85,7 +88,15 @@ pub fn run(global: &Global, _args: LspArgs) -> Outcome {
 
 type Failure = Box<dyn std::error::Error + Send + Sync>;
 
-fn serve(connection: &Connection) -> Result<(), Failure> {
+/// How the session ended.
+enum End {
+    /// `shutdown` then `exit`.
+    Shutdown,
+    /// `exit` without `shutdown`, or the input closed.
+    Abrupt,
+}
+
+fn serve(connection: &Connection) -> Result<End, Failure> {
     let (id, params) = connection.initialize_start()?;
     let params: InitializeParams = serde_json::from_value(params)?;
     let utf8 = params
@@ -144,12 +155,12 @@ struct Server<'a> {
 }
 
 impl Server<'_> {
-    fn main_loop(mut self) -> Result<(), Failure> {
+    fn main_loop(mut self) -> Result<End, Failure> {
         loop {
             let message = if self.dirty.is_empty() {
                 match self.connection.receiver.recv() {
                     Ok(m) => m,
-                    Err(_) => return Ok(()),
+                    Err(_) => return Ok(End::Abrupt),
                 }
             } else {
                 let oldest = self.dirty.values().min().copied();
@@ -161,13 +172,13 @@ impl Server<'_> {
                         self.analyze_dirty()?;
                         continue;
                     }
-                    Err(RecvTimeoutError::Disconnected) => return Ok(()),
+                    Err(RecvTimeoutError::Disconnected) => return Ok(End::Abrupt),
                 }
             };
             match message {
                 Message::Request(request) => {
                     if self.connection.handle_shutdown(&request)? {
-                        return Ok(());
+                        return Ok(End::Shutdown);
                     }
                     // Answer on the current text.
                     self.analyze_dirty()?;
@@ -176,7 +187,7 @@ impl Server<'_> {
                 }
                 Message::Notification(n) => {
                     if n.method == note::Exit::METHOD {
-                        return Ok(());
+                        return Ok(End::Abrupt);
                     }
                     self.notify(n)?;
                 }

@@ -164,7 +164,7 @@ mod tests {
         assert_eq!(doc.position(5, Encoding::Utf16), Position::new(0, 3));
         assert_eq!(doc.position(3, Encoding::Utf16), Position::new(0, 1));
         assert_eq!(doc.offset(Position::new(1, 1), Encoding::Utf16), 9);
-    // One byte into `ç` in UTF-8: the boundary before it.
+        // One byte into `ç` in UTF-8: the boundary before it.
         assert_eq!(doc.offset(Position::new(1, 1), Encoding::Utf8), 7);
         // Past the line: its end; past the document: the end.
         assert_eq!(doc.offset(Position::new(0, 99), Encoding::Utf16), 6);

@@ -396,3 +396,20 @@ fn every_keyword_of_the_grammar_is_highlighted_by_both_editor_grammars() {
         .collect();
     assert!(missing.is_empty(), "not highlighted: {missing:?}");
 }
+
+#[test]
+fn the_server_ends_by_the_protocol_and_never_panics_on_broken_framing() {
+    // `exit` without `shutdown`: status 1.
+    let mut c = Client::start(false);
+    c.notify("exit", Value::Null);
+    assert_eq!(c.wait(), 1);
+    // A frame that is not JSON: the transport fails, the server says so and
+    // exits 2, without a panic.
+    let mut c = Client::start(false);
+    c.send_raw(b"Content-Length: 5\r\n\r\nnope!");
+    assert_eq!(c.wait(), 2);
+    std::thread::sleep(std::time::Duration::from_millis(100));
+    let stderr = c.stderr.lock().unwrap().clone();
+    assert!(stderr.contains("language server"), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}

@@ -30,6 +30,8 @@ pub struct Client {
     child: Child,
     stdin: ChildStdin,
     incoming: Receiver<Message>,
+    /// What the server wrote to stderr (complete once it has exited).
+    pub stderr: std::sync::Arc<std::sync::Mutex<String>>,
     /// Notifications received and not yet taken.
     pub notifications: VecDeque<Notification>,
     next_id: i32,
@@ -43,10 +45,18 @@ impl Client {
             .arg("lsp")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
+            .stderr(Stdio::piped())
             .spawn()
             .unwrap();
         let stdin = child.stdin.take().unwrap();
+        let mut err = child.stderr.take().unwrap();
+        let stderr = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
+        let sink = stderr.clone();
+        std::thread::spawn(move || {
+            let mut text = String::new();
+            let _ = std::io::Read::read_to_string(&mut err, &mut text);
+            sink.lock().unwrap().push_str(&text);
+        });
         let stdout = child.stdout.take().unwrap();
         let (tx, incoming) = mpsc::channel();
         std::thread::spawn(move || {
@@ -61,6 +71,7 @@ impl Client {
             child,
             stdin,
             incoming,
+            stderr,
             notifications: VecDeque::new(),
             next_id: 0,
         };
@@ -185,6 +196,11 @@ impl Client {
         let r = self.request("shutdown", Value::Null);
         assert!(r.is_null(), "{r}");
         self.notify("exit", Value::Null);
+        self.wait()
+    }
+
+    /// Waits for the server to exit and returns its exit code.
+    pub fn wait(&mut self) -> i32 {
         let deadline = Instant::now() + PATIENCE;
         loop {
             if let Some(status) = self.child.try_wait().unwrap() {
