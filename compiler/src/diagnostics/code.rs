@@ -86,6 +86,9 @@ codes! {
     E0116 = (Error, "mismatched delimiter"),
     /// `when` or `unless` with no condition after it.
     E0117 = (Error, "missing condition"),
+    /// Delimiters nested deeper, or a condition longer, than the compiler
+    /// accepts.
+    E0118 = (Error, "nesting too deep"),
     // ---- E02xx: names and imports
     /// A name that nothing in scope declares.
     E0201 = (Error, "unknown name"),

@@ -27,6 +27,9 @@ pub use code::Code;
 use crate::source::Span;
 use serde::Serialize;
 
+/// Most diagnostics [`Diagnostics::sorted`] reports per file.
+pub const MAX_PER_FILE: usize = 100;
+
 /// How serious a diagnostic is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -237,8 +240,47 @@ impl Diagnostics {
         self.items.iter()
     }
 
-    /// Deduplicated and in a deterministic order: by file, start, code, message.
+    /// Deduplicated and in a deterministic order: by file, start, code,
+    /// message; at most [`MAX_PER_FILE`] per file, the last one kept saying
+    /// how many more there were.
+    ///
+    /// A capped report stays readable, and every renderer (each quotes its
+    /// diagnostic's line) stays linear on hostile input: a 2 KB line of
+    /// `]` is 2,000 errors.
     pub fn sorted(&self) -> Vec<Diagnostic> {
+        let items = self.sorted_all();
+        let mut out: Vec<Diagnostic> = Vec::with_capacity(items.len().min(MAX_PER_FILE * 2));
+        let mut run: (Option<crate::source::FileId>, usize) = (None, 0);
+        let mut hidden = 0_usize;
+        let flush = |out: &mut Vec<Diagnostic>, hidden: &mut usize| {
+            if *hidden > 0 {
+                if let Some(last) = out.last_mut() {
+                    last.notes.push(format!(
+                        "{hidden} more diagnostics in this file are not shown; fix these first"
+                    ));
+                }
+                *hidden = 0;
+            }
+        };
+        for d in items {
+            let file = d.primary_span().map(|s| s.file);
+            if file != run.0 {
+                flush(&mut out, &mut hidden);
+                run = (file, 0);
+            }
+            run.1 += 1;
+            if run.1 > MAX_PER_FILE {
+                hidden += 1;
+            } else {
+                out.push(d);
+            }
+        }
+        flush(&mut out, &mut hidden);
+        out
+    }
+
+    /// Every diagnostic, deduplicated and sorted, without the cap.
+    pub fn sorted_all(&self) -> Vec<Diagnostic> {
         let mut items = self.items.clone();
         items.sort_by(|a, b| {
             let key = |d: &Diagnostic| {

@@ -278,3 +278,21 @@ pub(crate) fn missing_condition(span: Span, keyword: &str) -> Diagnostic {
             "write a condition after `{keyword}`, such as `{keyword} args >= sensitive`, or remove `{keyword}`"
         ))
 }
+
+pub(crate) fn too_deep(span: Span, limit: usize) -> Diagnostic {
+    Diagnostic::new(
+        Code::E0118,
+        format!("delimiters are nested more than {limit} deep"),
+    )
+    .primary(span, "too deep here")
+    .help("split the condition into rules, or name its parts; contracts never need this depth")
+}
+
+pub(crate) fn too_many_terms(span: Span, limit: usize) -> Diagnostic {
+    Diagnostic::new(
+        Code::E0118,
+        format!("a condition has more than {limit} `and`, `or` and `not` operators"),
+    )
+    .primary(span, "the operator past the limit")
+    .help("split the condition into several rules, or use `in {..}` for a list of values")
+}

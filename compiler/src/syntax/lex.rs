@@ -421,6 +421,9 @@ fn errors_after(mut stack: Vec<(char, usize)>, rest: &[char]) -> usize {
     count + stack.len()
 }
 
+/// Delimiters read ahead when choosing how to read a mismatched closer.
+const LOOKAHEAD: usize = 256;
+
 /// Balances delimiters: sets every token's depth and reports E0103, E0109
 /// and E0116.
 fn balance(file: FileId, text: &str, tokens: &mut [Token]) -> Vec<Diagnostic> {
@@ -454,7 +457,11 @@ fn balance(file: FileId, text: &str, tokens: &mut [Token]) -> Vec<Diagnostic> {
             stack.push((c, t.start));
             continue;
         }
-        let rest = delims.get(seen..).unwrap_or(&[]);
+        // How the rest reads after each choice, judged on a bounded
+        // lookahead so that many mismatches stay linear in the input.
+        let rest = delims
+            .get(seen..(seen + LOOKAHEAD).min(delims.len()))
+            .unwrap_or(&[]);
         match stack.last().copied() {
             None => out.push(errors::unmatched_close(span(t.start, t.end), c)),
             Some((open, _)) if closer_of(open) == c => {
@@ -489,9 +496,13 @@ fn balance(file: FileId, text: &str, tokens: &mut [Token]) -> Vec<Diagnostic> {
     }
     // The end of the last significant text, where a missing closer belongs.
     let eof = span(text.trim_end().len(), text.trim_end().len());
+    let starts = item_starts(text, tokens);
     for (open, at_open) in stack.into_iter().rev() {
         let hint = (open == '{')
-            .then(|| item_inside_block(text, tokens, at_open))
+            .then(|| {
+                let i = starts.partition_point(|t| t.start <= at_open);
+                starts.get(i).copied()
+            })
             .flatten();
         out.push(errors::unclosed_delimiter(
             span(at_open, at_open + 1),
@@ -503,20 +514,23 @@ fn balance(file: FileId, text: &str, tokens: &mut [Token]) -> Vec<Diagnostic> {
     out
 }
 
-/// The first top-level keyword that starts a line inside the block opened
-/// at `open`, which suggests the block should have closed before it.
-fn item_inside_block(text: &str, tokens: &[Token], open: usize) -> Option<Token> {
+/// Every top-level keyword that starts a line after a `;` or `}`, in
+/// order: the first one after an unclosed `{` suggests the block should have
+/// closed before it. One pass, so many unclosed blocks stay linear.
+fn item_starts(text: &str, tokens: &[Token]) -> Vec<Token> {
     let mut prev = "";
-    for t in tokens.iter().filter(|t| t.start > open) {
+    let mut out = Vec::new();
+    for t in tokens {
         let word = text.get(t.start..t.end).unwrap_or("");
-        let line_start = text
-            .get(..t.start)
-            .map_or(0, |b| b.rfind('\n').map_or(0, |n| n + 1));
-        let at_column_one = line_start == t.start;
+        let at_column_one = t.start == 0
+            || text
+                .as_bytes()
+                .get(t.start.wrapping_sub(1))
+                .is_some_and(|b| *b == b'\n');
         if at_column_one && matches!(prev, ";" | "}") && ITEM_KEYWORDS.contains(&word) {
-            return Some(*t);
+            out.push(*t);
         }
         prev = word;
     }
-    None
+    out
 }

@@ -95,6 +95,11 @@ pub fn parse(file: FileId, text: &str, diagnostics: &mut Diagnostics) -> Option<
     let mut ok = true;
     for (start, end) in chunks(text, &lexed.tokens) {
         let chunk = text.get(start..end).unwrap_or("");
+        if let Some(d) = beyond_limits(file, text, &lexed.tokens, start, end) {
+            diagnostics.push(d);
+            ok = false;
+            continue;
+        }
         match StpcParser::parse(Rule::file, chunk) {
             Ok(mut pairs) => {
                 let builder = from_pairs::Builder {
@@ -158,6 +163,52 @@ pub fn decode(file: FileId, bytes: &[u8], diagnostics: &mut Diagnostics) -> Opti
 /// Splits the text before each word that starts a statement at depth 0.
 ///
 /// A leading byte-order mark is not part of the first chunk.
+/// Deepest delimiter nesting the parser accepts.
+///
+/// Every later stage (the parser's own recursion, the AST builder, checker,
+/// lowering, printer and formatter) walks nested expressions recursively,
+/// so depth is bounded once, here, before any of them runs: the limits are
+/// far beyond what a contract needs and far below what overflows a stack.
+pub const MAX_NESTING: usize = 64;
+
+/// Most `and`/`or`/`not` operators in one statement: each one is a level of
+/// the binary expression tree.
+pub const MAX_OPERATORS: usize = 1024;
+
+/// The first place a chunk exceeds [`MAX_NESTING`] or [`MAX_OPERATORS`].
+fn beyond_limits(
+    file: FileId,
+    text: &str,
+    tokens: &[lex::Token],
+    start: usize,
+    end: usize,
+) -> Option<Diagnostic> {
+    let mut operators = 0;
+    for t in tokens.iter().filter(|t| t.start >= start && t.end <= end) {
+        let word = text.get(t.start..t.end).unwrap_or("");
+        if t.depth >= MAX_NESTING && matches!(word, "(" | "[" | "{") {
+            return Some(errors::too_deep(
+                Span::new(file, t.start, t.end),
+                MAX_NESTING,
+            ));
+        }
+        match word {
+            ";" | "{" | "}" => operators = 0,
+            "and" | "or" | "not" => {
+                operators += 1;
+                if operators > MAX_OPERATORS {
+                    return Some(errors::too_many_terms(
+                        Span::new(file, t.start, t.end),
+                        MAX_OPERATORS,
+                    ));
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
 fn chunks(text: &str, tokens: &[lex::Token]) -> Vec<(usize, usize)> {
     let first = lex::bom_len(text);
     let mut starts = vec![first];
