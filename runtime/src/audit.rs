@@ -1,8 +1,9 @@
 //! The audit hook: what the monitor records about each event, and where.
 //!
 //! A record carries the decision and its provenance (rule id and name, a
-//! reason code), the per-field labels, and the *transformed* values of the
-//! fields a REWRITE changed (those are below the cut by construction). Raw
+//! reason code), the per-field labels, and, for each field a REWRITE changed,
+//! the names of the transforms applied to it — never the new value, which
+//! keeps every part of the raw value a transform did not replace. Raw
 //! argument values appear only when the contract's audit policy says `with
 //! raw args` **and** the event is committed: raw arguments of speculative
 //! events never persist. Destinations are recorded by their declared name, or
@@ -85,7 +86,8 @@ pub struct AuditRecord {
     pub arg_label: Option<String>,
     /// Destination label name.
     pub dest_label: Option<String>,
-    /// New values of fields a REWRITE changed.
+    /// Fields a REWRITE changed, each with the names of the transforms
+    /// applied to it (a JSON array of strings), never the new value.
     pub transformed: BTreeMap<String, Value>,
     /// Raw arguments: only committed events, only `with raw args`.
     pub raw_args: Option<Value>,

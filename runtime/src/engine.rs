@@ -6,6 +6,7 @@
 //! An `Engine` is immutable and `Send + Sync`; many monitors (one per agent
 //! session) can share one behind an `Arc`.
 
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use serde_json::Value;
@@ -25,6 +26,9 @@ pub enum Rewritten {
         args: Value,
         /// Names of the fields that were transformed.
         fields: Vec<String>,
+        /// For each transformed field, the transforms applied to it, by name,
+        /// in order: what an audit record keeps instead of the new value.
+        applied: BTreeMap<String, Vec<String>>,
         /// Labels of the rewritten arguments.
         labels: Labels,
     },
@@ -146,6 +150,7 @@ impl Engine {
         let tool_name = decl.map_or("", |d| d.name.as_str());
         let mut out = map.clone();
         let mut changed = Vec::new();
+        let mut applied: BTreeMap<String, Vec<String>> = BTreeMap::new();
         for (name, label) in &labels.fields {
             if !self.is_forbidden(destination, Some(*label)) {
                 continue;
@@ -162,6 +167,10 @@ impl Engine {
             {
                 if transform::fits(&tr.applies_to, ty) {
                     transform::apply(&self.table, &self.labeler, &self.rewriter, tr, v);
+                    applied
+                        .entry(name.clone())
+                        .or_default()
+                        .push(tr.name.clone());
                 }
             }
             changed.push(name.clone());
@@ -179,6 +188,7 @@ impl Engine {
         Rewritten::Done {
             args,
             fields: changed,
+            applied,
             labels: Labels {
                 fields,
                 args: joined,

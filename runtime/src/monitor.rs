@@ -53,6 +53,9 @@ pub use crate::state::{
 };
 use crate::state::{Pending, ShadowPending};
 
+/// How an audit record names a field the tool does not declare.
+pub const UNDECLARED: &str = "<undeclared>";
+
 /// A trusted local substitute: a function of the call that never touches an
 /// external observer.
 pub type SubstituteFn = Box<dyn Fn(&ToolCall) -> Value + Send + Sync>;
@@ -581,15 +584,14 @@ impl Monitor {
                 &event.args,
                 &labeled.labels,
             ) {
-                Rewritten::Done { args, fields, .. } => {
-                    let mut transformed = BTreeMap::new();
-                    if let Value::Object(map) = &args {
-                        for f in &fields {
-                            if let Some(v) = map.get(f) {
-                                transformed.insert(f.clone(), v.clone());
-                            }
-                        }
-                    }
+                Rewritten::Done { args, applied, .. } => {
+                    // The audit keeps which transforms ran on which field,
+                    // never the new value: it keeps every part of the raw
+                    // value the transform did not replace.
+                    let transformed = applied
+                        .into_iter()
+                        .map(|(f, names)| (f, Value::from(names)))
+                        .collect();
                     Payload::Dispatch { args, transformed }
                 }
                 Rewritten::Insufficient { fields } => {
@@ -673,11 +675,24 @@ impl Monitor {
                 .unwrap_or(MISSING)
                 .to_owned()
         };
+        // Only names the tool declares are recorded: an undeclared key is
+        // the agent's text (a whole question can be a key) and is recorded
+        // as `<undeclared>`, with its label.
+        let declared = |f: &str| {
+            labeled
+                .tool
+                .and_then(|i| t.tools.get(i as usize))
+                .is_some_and(|d| d.args.iter().any(|a| a.name == f))
+        };
         rec.labels = labels
             .fields
             .iter()
             .map(|(f, l)| FieldLabel {
-                field: f.clone(),
+                field: if declared(f) {
+                    f.clone()
+                } else {
+                    UNDECLARED.to_owned()
+                },
                 label: arg_name(Some(*l)),
             })
             .collect();

@@ -505,3 +505,42 @@ fn label_and_explain_survive_a_closed_stdout() {
         assert_ne!(out.status.code(), Some(101), "{args:?}: {stderr}");
     }
 }
+
+/// Issue 16: a whole question written as an argument *key* was allowed and
+/// written verbatim to the audit record. Keys of undeclared fields are
+/// labelled like values, and the record names them `<undeclared>`.
+#[test]
+fn argument_keys_are_labelled_and_never_audited_verbatim() {
+    let dir = workspace();
+    let event = r#"{"tool": "search", "args": {"q": "weather", "my eviction lawsuit next week": ""}, "destination": "engine", "mode": "committed"}"#;
+    let run = stpc(
+        dir.path(),
+        &[
+            "decide",
+            "--format",
+            "json",
+            "--table",
+            "search.table.json",
+            "--audit",
+            "audit.jsonl",
+            "-",
+        ],
+        event,
+    );
+    assert_eq!(run.code, 0, "{}", run.transcript());
+    let v: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_ne!(v["action"], "allow", "{v}");
+    let audit = std::fs::read_to_string(dir.path().join("audit.jsonl")).unwrap();
+    assert!(!audit.contains("eviction"), "{audit}");
+    let record: serde_json::Value = serde_json::from_str(audit.lines().next().unwrap()).unwrap();
+    let fields: Vec<&str> = record["labels"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["field"].as_str().unwrap())
+        .collect();
+    assert!(
+        fields.contains(&"q") && fields.contains(&"<undeclared>"),
+        "{fields:?}"
+    );
+}

@@ -79,10 +79,30 @@ fn speculative_intent_query_is_rewritten_to_a_generic_query() {
     assert_eq!(recs.len(), 1);
     assert_eq!(recs[0].labels[0].label, "intent_revealing");
     assert!(recs[0].raw_args.is_none());
-    assert_eq!(
-        recs[0].transformed["q"],
-        json!("housing information general information general information")
+    assert_eq!(recs[0].transformed["q"], json!(["generic_query"]));
+}
+
+/// Issue 16: a REWRITE's audit record kept the new value, and with it every
+/// part of the raw value the transform did not replace. It now keeps the
+/// transforms' names only.
+#[test]
+fn a_rewrite_leaves_no_raw_text_in_the_audit_record() {
+    let (mut m, audit) = monitor();
+    let d = m
+        .submit(spec(&format!("{QUERY} early CNRY15"), "b1", 0.9))
+        .unwrap();
+    assert_eq!(d.action(), Action::Rewrite);
+    let sent = payload(d);
+    assert!(
+        sent["q"].as_str().unwrap().contains("CNRY15"),
+        "the transform keeps what it does not replace: {sent}"
     );
+    let recs = audit.records();
+    let record = serde_json::to_string(&recs[0]).unwrap();
+    for raw in ["CNRY15", "early", "tenant", "lease"] {
+        assert!(!record.contains(raw), "{raw} in {record}");
+    }
+    assert_eq!(recs[0].transformed["q"], json!(["generic_query"]));
 }
 
 #[test]
