@@ -248,11 +248,20 @@ impl Session {
         let seq = decided.seq();
         let mut args = Value::Null;
         let mut substitute = Value::Null;
+        let mut dispatch_to = Value::Null;
         match decided.into_outcome() {
             RtOutcome::Dispatch(ticket) => {
                 let sent = ticket.dispatch();
                 if action == stpc_runtime::Action::Rewrite {
                     args = sent.call().args().clone();
+                }
+                // What to connect to: the declared destination, never the
+                // raw string (which may carry a query or parse differently).
+                if let (Some(name), Some(address)) = (
+                    sent.call().declared_destination(),
+                    sent.call().declared_address(),
+                ) {
+                    dispatch_to = json!({"destination": name, "address": address});
                 }
                 self.monitor.complete(sent).map_err(|e| e.to_string())?;
             }
@@ -268,6 +277,7 @@ impl Session {
             "reason": reason,
             "args": args,
             "substitute": substitute,
+            "dispatch_to": dispatch_to,
         }))
     }
 

@@ -53,6 +53,12 @@ pub use crate::state::{
 };
 use crate::state::{Pending, ShadowPending};
 
+/// The declared destination with this id.
+fn declared(engine: &Engine, dest: Option<u32>) -> Option<crate::table::Destination> {
+    dest.and_then(|d| engine.table().destinations.get(d as usize))
+        .cloned()
+}
+
 /// How an audit record names a field the tool does not declare.
 pub const UNDECLARED: &str = "<undeclared>";
 
@@ -603,6 +609,7 @@ impl Monitor {
                     let call = ToolCall::new(
                         event.tool.clone(),
                         event.destination.clone(),
+                        declared(engine, labeled.dest),
                         event.args.clone(),
                     );
                     Payload::Shadow {
@@ -745,7 +752,12 @@ impl Monitor {
                         *u = u.saturating_add(1);
                     }
                 }
-                let call = ToolCall::new(event.tool.clone(), event.destination.clone(), args);
+                let call = ToolCall::new(
+                    event.tool.clone(),
+                    event.destination.clone(),
+                    declared(&self.engine, labeled.dest),
+                    args,
+                );
                 Outcome::Dispatch(DispatchTicket::new(
                     seq,
                     self.generation,

@@ -92,16 +92,41 @@ impl std::fmt::Debug for ProposedEvent {
 pub struct ToolCall {
     tool: String,
     destination: String,
+    declared: Option<crate::table::Destination>,
     args: Value,
 }
 
 impl ToolCall {
-    pub(crate) fn new(tool: String, destination: String, args: Value) -> ToolCall {
+    pub(crate) fn new(
+        tool: String,
+        destination: String,
+        declared: Option<crate::table::Destination>,
+        args: Value,
+    ) -> ToolCall {
         ToolCall {
             tool,
             destination,
+            declared,
             args,
         }
+    }
+
+    /// The declared destination the monitor resolved the call to (`None` for
+    /// a destination the contract does not declare). Connect to its
+    /// [`declared_address`](Self::declared_address), or check that the
+    /// host your client connects to is that one: the raw string is what the
+    /// agent wrote, and parsers disagree on strings such as
+    /// `https://a.example\@b.example/` (the monitor refuses those).
+    #[must_use]
+    pub fn declared_destination(&self) -> Option<&str> {
+        self.declared.as_ref().map(|d| d.name.as_str())
+    }
+
+    /// The declared destination's address: a host, a URL glob or a
+    /// collection name.
+    #[must_use]
+    pub fn declared_address(&self) -> Option<&crate::table::Address> {
+        self.declared.as_ref().map(|d| &d.address)
     }
 
     /// Tool name.
@@ -110,7 +135,8 @@ impl ToolCall {
         &self.tool
     }
 
-    /// Destination as the agent gave it.
+    /// Destination as the agent gave it (see
+    /// [`declared_address`](Self::declared_address) for what to connect to).
     #[must_use]
     pub fn destination(&self) -> &str {
         &self.destination

@@ -544,3 +544,53 @@ fn argument_keys_are_labelled_and_never_audited_verbatim() {
         "{fields:?}"
     );
 }
+
+/// Issue 16: `https://evil.example\@search.example/` was classified as the
+/// declared `search.example` (the host after the last `@`), while WHATWG
+/// parsers and urllib3 connect to `evil.example`. Backslashes, userinfo and
+/// control characters are refused (the destination is unknown: BLOCK), and a
+/// dispatch names the declared address to connect to.
+#[test]
+fn destinations_that_parsers_read_differently_are_refused() {
+    let dir = workspace();
+    let event = |d: &str| {
+        format!(
+            r#"{{"tool": "search", "args": {{"q": "weather"}}, "destination": {}, "mode": "committed"}}"#,
+            serde_json::Value::String(d.to_owned())
+        )
+    };
+    let stream = [
+        event(r"https://evil.example\@search.example/"),
+        event("https://evil.example@search.example/"),
+        event("https://search.example\\x"),
+        event("https://search.example/\u{0}x"),
+        event("https://search.example/q?weather=1"),
+    ]
+    .join("\n");
+    let run = stpc(
+        dir.path(),
+        &[
+            "decide",
+            "--format",
+            "json",
+            "--table",
+            "search.table.json",
+            "--stream",
+        ],
+        &stream,
+    );
+    let lines: Vec<serde_json::Value> = run
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 5, "{}", run.transcript());
+    for refused in &lines[..4] {
+        assert_eq!(refused["action"], "block", "{refused}");
+        assert!(refused["dispatch_to"].is_null(), "{refused}");
+    }
+    let ok = &lines[4];
+    assert_eq!(ok["action"], "allow", "{ok}");
+    assert_eq!(ok["dispatch_to"]["destination"], "engine");
+    assert_eq!(ok["dispatch_to"]["address"]["value"], "search.example");
+}
