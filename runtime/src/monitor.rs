@@ -54,9 +54,9 @@ pub use crate::state::{
 use crate::state::{Pending, ShadowPending};
 
 /// The declared destination with this id.
-fn declared(engine: &Engine, dest: Option<u32>) -> Option<crate::table::Destination> {
+fn declared(engine: &Engine, dest: Option<u32>) -> Option<Box<crate::table::Destination>> {
     dest.and_then(|d| engine.table().destinations.get(d as usize))
-        .cloned()
+        .map(|d| Box::new(d.clone()))
 }
 
 /// How an audit record names a field the tool does not declare.

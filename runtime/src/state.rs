@@ -92,7 +92,7 @@ impl std::fmt::Debug for ProposedEvent {
 pub struct ToolCall {
     tool: String,
     destination: String,
-    declared: Option<crate::table::Destination>,
+    declared: Option<Box<crate::table::Destination>>,
     args: Value,
 }
 
@@ -100,7 +100,7 @@ impl ToolCall {
     pub(crate) fn new(
         tool: String,
         destination: String,
-        declared: Option<crate::table::Destination>,
+        declared: Option<Box<crate::table::Destination>>,
         args: Value,
     ) -> ToolCall {
         ToolCall {
