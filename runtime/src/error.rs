@@ -153,6 +153,18 @@ pub enum DecideError {
     /// The table has more dimensions than a point can hold.
     #[error("the table has too many dimensions")]
     TooManyDimensions,
+    /// The arguments nest deeper than the labeler reads.
+    #[error("the arguments nest more than {limit} levels deep")]
+    ArgumentsTooDeep {
+        /// The limit, [`crate::label::MAX_DEPTH`].
+        limit: usize,
+    },
+    /// The arguments hold more text than the labeler reads.
+    #[error("the arguments hold more than {limit} bytes of text")]
+    ArgumentsTooLarge {
+        /// The limit, [`crate::label::MAX_BYTES`].
+        limit: usize,
+    },
 }
 
 /// Misuse of the monitor's task protocol.

@@ -517,6 +517,7 @@ impl Monitor {
             dest,
             labels,
             speculative,
+            beyond_limits: crate::label::check_limits(&event.args).err(),
         }
     }
 
@@ -529,6 +530,12 @@ impl Monitor {
         labeled: &Labeled,
     ) -> Verdict<'e> {
         let decider = engine.decider();
+        if let Some(e) = labeled.beyond_limits {
+            return Verdict {
+                decision: Decision::fail_closed(),
+                invalid: Some(e),
+            };
+        }
         let exhausted = self.budgets_exhausted();
         let field_refs = labeled.labels.field_refs();
         let query = Query {
@@ -817,6 +824,8 @@ struct Labeled {
     labels: Labels,
     /// Any mode but `committed`.
     speculative: bool,
+    /// The arguments were too deep or too large to read: fail closed.
+    beyond_limits: Option<DecideError>,
 }
 
 /// The table's decision for one event, and why it could not be placed if

@@ -556,6 +556,12 @@ impl Labeler {
         let Value::Object(map) = args else {
             return (Vec::new(), None);
         };
+        // Arguments past the limits are not read: no labels, which every
+        // verified table decides fail-closed (`<missing>`); the monitor
+        // also blocks them with the reason.
+        if check_limits(args).is_err() {
+            return (Vec::new(), None);
+        }
         let declared = self
             .tool_fields
             .iter()
@@ -597,9 +603,16 @@ impl Labeler {
         (fields, Some(joined.unwrap_or(self.args_lattice.bottom)))
     }
 
-    /// Label one argument value (a field of an undeclared tool).
+    /// Label one argument value (a field of an undeclared tool). A value past
+    /// [`MAX_DEPTH`] or [`MAX_BYTES`] is not read and gets the lattice's top
+    /// label: what cannot be read is treated as the most sensitive.
     #[must_use]
     pub fn label_value(&self, field: &str, v: &Value) -> u32 {
+        if check_limits(v).is_err() {
+            let lat = &self.args_lattice;
+            return (0..u32::try_from(lat.labels.len()).unwrap_or(0))
+                .fold(lat.bottom, |top, l| lat.join(top, l).unwrap_or(top));
+        }
         let mut scratch = Pooled::take();
         let mut acc = FieldAcc {
             acc: None,
@@ -1169,4 +1182,47 @@ pub fn at_word_boundaries(text: &str, start: usize, end: usize) -> bool {
     let left_ok = !starts_word || !before.chars().next_back().is_some_and(is_word);
     let right_ok = !ends_word || !after.chars().next().is_some_and(is_word);
     left_ok && right_ok
+}
+
+/// Deepest nesting of argument values the labeler reads (objects and
+/// arrays). Labeling walks values recursively; past this, an event fails
+/// closed instead of exhausting the stack.
+pub const MAX_DEPTH: usize = 64;
+
+/// Most text, in bytes (strings and keys), the labeler reads in one event's
+/// arguments. Labeling is linear, but an event is decided before dispatch:
+/// past this, it fails closed instead of holding the agent.
+pub const MAX_BYTES: usize = 1 << 20;
+
+/// Whether arguments are within [`MAX_DEPTH`] and [`MAX_BYTES`], checked
+/// without recursion.
+///
+/// # Errors
+///
+/// The first limit exceeded.
+pub fn check_limits(args: &Value) -> Result<(), crate::error::DecideError> {
+    use crate::error::DecideError;
+    let mut bytes = 0_usize;
+    let mut stack: Vec<(&Value, usize)> = vec![(args, 0)];
+    while let Some((v, depth)) = stack.pop() {
+        if depth > MAX_DEPTH {
+            return Err(DecideError::ArgumentsTooDeep { limit: MAX_DEPTH });
+        }
+        match v {
+            Value::String(s) => bytes = bytes.saturating_add(s.len()),
+            Value::Number(_) | Value::Bool(_) => bytes = bytes.saturating_add(8),
+            Value::Null => {}
+            Value::Array(items) => stack.extend(items.iter().map(|i| (i, depth + 1))),
+            Value::Object(map) => {
+                for (k, item) in map {
+                    bytes = bytes.saturating_add(k.len());
+                    stack.push((item, depth + 1));
+                }
+            }
+        }
+        if bytes > MAX_BYTES {
+            return Err(DecideError::ArgumentsTooLarge { limit: MAX_BYTES });
+        }
+    }
+    Ok(())
 }

@@ -206,19 +206,36 @@ impl TermIndex {
         if self.near.is_empty() {
             return;
         }
-        // Long words no exact hit touched: one typo of tolerance.
+        // Long words no exact hit touched: one typo of tolerance. The exact
+        // hits are merged into sorted disjoint intervals and walked beside
+        // the words (both in text order), so this stays linear in the text.
+        let mut covered: Vec<(usize, usize)> = hits
+            .get(first..)
+            .unwrap_or(&[])
+            .iter()
+            .map(|h| (h.range.start, h.range.end))
+            .collect();
+        covered.sort_unstable();
+        let mut merged: Vec<(usize, usize)> = Vec::with_capacity(covered.len());
+        for (s, e) in covered {
+            match merged.last_mut() {
+                Some(last) if s <= last.1 => last.1 = last.1.max(e),
+                _ => merged.push((s, e)),
+            }
+        }
+        let mut next = 0;
         let TypoScratch { chars, key } = typo;
         for (range, _) in &folded.words {
             let Some(word) = text.get(range.clone()) else {
                 continue;
             };
-            if word.chars().count() < FUZZY_MIN
-                || hits
-                    .get(first..)
-                    .unwrap_or(&[])
-                    .iter()
-                    .any(|h| h.range.start < range.end && range.start < h.range.end)
-            {
+            while merged.get(next).is_some_and(|&(_, e)| e <= range.start) {
+                next += 1;
+            }
+            let touched = merged
+                .get(next)
+                .is_some_and(|&(s, e)| s < range.end && range.start < e);
+            if word.chars().count() < FUZZY_MIN || touched {
                 continue;
             }
             if let Some((lexicon, entry)) = self.near_entry(word, chars, key) {

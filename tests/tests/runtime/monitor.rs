@@ -746,3 +746,50 @@ fn the_label_hook_runs_on_promotion_too() {
         assert_eq!(*n.lock().unwrap(), calls, "{on_promote:?}");
     }
 }
+
+/// Issue 16: deeply nested arguments overflowed the labeler's stack and a
+/// 1 MB argument took seconds to label. Past the labeler's limits an event
+/// is not read and fails closed (BLOCK), with the limit as its reason.
+#[test]
+fn arguments_past_the_depth_and_size_limits_fail_closed_with_a_reason() {
+    use stpc_runtime::label::{MAX_BYTES, MAX_DEPTH};
+    use stpc_runtime::{DecideError, Reason};
+    let (mut m, _) = monitor();
+    let mut deep = json!("weather");
+    for _ in 0..(MAX_DEPTH + 5) {
+        deep = json!([deep]);
+    }
+    let d = m
+        .submit(ProposedEvent::committed(
+            "web_search",
+            "brave",
+            json!({ "q": deep }),
+        ))
+        .unwrap();
+    assert_eq!(d.action(), Action::Block);
+    assert_eq!(
+        *d.reason(),
+        Reason::InvalidEvent(DecideError::ArgumentsTooDeep { limit: MAX_DEPTH })
+    );
+    assert_eq!(d.rule_id(), None);
+    let large = "weather ".repeat(MAX_BYTES / 8 + 1);
+    let d = m.submit(committed(&large)).unwrap();
+    assert_eq!(d.action(), Action::Block);
+    assert_eq!(
+        *d.reason(),
+        Reason::InvalidEvent(DecideError::ArgumentsTooLarge { limit: MAX_BYTES })
+    );
+    // Within the limits, nesting is read as usual.
+    let mut nested = json!("weather");
+    for _ in 0..8 {
+        nested = json!({ "inner": nested });
+    }
+    let d = m
+        .submit(ProposedEvent::committed(
+            "web_search",
+            "brave",
+            json!({ "q": nested }),
+        ))
+        .unwrap();
+    assert_ne!(d.reason().code(), "invalid_event");
+}
