@@ -92,6 +92,21 @@ pub fn run(global: &Global, args: CompileArgs) -> Outcome {
             return Outcome::Failure;
         }
     };
+    // What is written is what every runtime will load: refuse to write a
+    // table the runtime's own loader (format, digest, labelers, patterns)
+    // refuses.
+    if let Err(e) = stpc_runtime::table::Table::from_json(json.as_bytes())
+        .and_then(|t| stpc_runtime::Engine::new(std::sync::Arc::new(t)))
+    {
+        output::fail(
+            global,
+            &format!(
+                "the compiled table does not load in the runtime ({e}); nothing was written. \
+                 This is a compiler bug: please report it with the contract"
+            ),
+        );
+        return Outcome::Failure;
+    }
     match &args.output {
         Some(path) => {
             if let Err(e) = output::write_atomic(path, json.as_bytes()) {

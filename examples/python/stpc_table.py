@@ -2023,6 +2023,8 @@ class Runtime:
     def interval(self, c) -> int:
         if isinstance(c, bool) or not isinstance(c, (int, float)) or not math.isfinite(c):
             raise DecideError("confidence is not a finite number")
+        if not 0.0 <= c <= 1.0:
+            raise DecideError("confidence is outside [0, 1]")
         n = 0
         for cut in self.cuts:
             if c >= cut:

@@ -177,6 +177,15 @@ class Loading(unittest.TestCase):
         d = rt.decide_event({"tool": tool, "destination": "x", "mode": "no-such-mode", "args": {}})
         self.assertEqual((d["action"], d["rule_id"], d["cell"]), ("block", None, None))
 
+    def test_confidences_outside_the_unit_interval_fail_closed(self):
+        rt = s.Runtime(self.table)
+        tool = self.table["tools"][0]["name"] if self.table["tools"] else "t"
+        labels = {"args": None, "destination": None, "fields": {}}
+        for c in (1.5, -0.1):
+            d = rt.decide_event({"tool": tool, "destination": "x", "mode": "speculative",
+                                 "confidence": c, "labels": labels})
+            self.assertEqual((d["action"], d["rule_id"], d["cell"]), ("block", None, None))
+
     def test_the_mode_and_the_confidence_are_never_assumed(self):
         rt = s.Runtime(self.table)
         tool = self.table["tools"][0]["name"] if self.table["tools"] else "t"

@@ -507,8 +507,14 @@ impl Decider {
     ///
     /// # Errors
     ///
-    /// [`DecideError::NonFiniteConfidence`] for NaN or infinities.
+    /// [`DecideError::NonFiniteConfidence`] for NaN or infinities,
+    /// [`DecideError::ConfidenceOutOfRange`] outside `[0, 1]` (a confidence
+    /// of 1.7 is no more certain than 1.0: it is a bug upstream, and fails
+    /// closed).
     pub fn interval(&self, c: f64) -> Result<u32, DecideError> {
+        if c.is_finite() && !(0.0..=1.0).contains(&c) {
+            return Err(DecideError::ConfidenceOutOfRange);
+        }
         domain::interval(&self.cuts, c)
             .map(len_u32)
             .ok_or(DecideError::NonFiniteConfidence)

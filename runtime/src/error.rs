@@ -139,6 +139,9 @@ pub enum DecideError {
     /// Confidence is NaN or infinite.
     #[error("confidence is not a finite number")]
     NonFiniteConfidence,
+    /// Confidence is outside `[0, 1]`.
+    #[error("confidence is outside [0, 1]")]
+    ConfidenceOutOfRange,
     /// The number of budget states does not match the table.
     #[error("expected {expected} budget states, found {found}")]
     BudgetCount {

@@ -100,7 +100,12 @@ pub fn run_tests(
     contract: &hir::Contract,
     table: Table,
 ) -> Result<Vec<TestOutcome>, stpc_runtime::LoadError> {
-    let engine = Engine::new(Arc::new(table))?;
+    // Tests run on the table as a runtime loads it: through its JSON and
+    // the loader's checks, not the compiler's in-memory value.
+    let json = table
+        .to_json_pretty()
+        .map_err(|_| stpc_runtime::LoadError::Encode)?;
+    let engine = Engine::new(Arc::new(Table::from_json(json.as_bytes())?))?;
     Ok(contract
         .tests
         .iter()

@@ -793,3 +793,23 @@ fn arguments_past_the_depth_and_size_limits_fail_closed_with_a_reason() {
         .unwrap();
     assert_ne!(d.reason().code(), "invalid_event");
 }
+
+/// Issue 16: a confidence outside [0, 1] was decided as if it were in the
+/// top (or bottom) interval. It is a bug upstream, and fails closed.
+#[test]
+fn confidences_outside_the_unit_interval_fail_closed() {
+    use stpc_runtime::{DecideError, Reason};
+    let (mut m, _) = monitor();
+    for c in [1.5, -0.1, 7.0] {
+        let d = m.submit(spec("weather in Lisbon", "b1", c)).unwrap();
+        assert_eq!(d.action(), Action::Block, "{c}");
+        assert_eq!(
+            *d.reason(),
+            Reason::InvalidEvent(DecideError::ConfidenceOutOfRange)
+        );
+    }
+    for c in [0.0, 1.0] {
+        let d = m.submit(spec("weather in Lisbon", "b1", c)).unwrap();
+        assert_ne!(d.reason().code(), "invalid_event", "{c}");
+    }
+}
