@@ -122,6 +122,25 @@ fn destinations(cx: &mut Cx<'_>) {
                 }
             }
         }
+        let at = dst.name.loc.span();
+        if out.addresses.is_empty() {
+            cx.diags.push(errors::incomplete(
+                "destination",
+                &out.name,
+                "address",
+                "add where it is: `host \"api.example.com\";`, `url \"https://...\";` or `collection \"...\";`",
+                at,
+            ));
+        }
+        if label_at.is_none() {
+            cx.diags.push(errors::incomplete(
+                "destination",
+                &out.name,
+                "label",
+                "add the label of what the endpoint discloses, such as `label public;`",
+                at,
+            ));
+        }
         cx.program.destinations.push(out);
     }
 }
@@ -544,6 +563,15 @@ fn transforms(cx: &mut Cx<'_>) {
                 ));
             }
             steps.push(s);
+        }
+        if t.steps.is_empty() {
+            cx.diags.push(errors::incomplete(
+                "transform",
+                &t.name.name,
+                "step",
+                "add what it does, such as `replace lexicon topics with \"a topic\";` or `redact entity email;`",
+                t.name.loc.span(),
+            ));
         }
         cx.program.transforms.push(hir::Transform {
             name: t.name.name.clone(),

@@ -464,3 +464,21 @@ pub(crate) fn unread_budget(name: &str, span: Span) -> Diagnostic {
             "add a rule such as `defer when budget {name} exhausted;`, or remove the budget"
         ))
 }
+
+/// A declaration without a statement it must have (E0424).
+pub(crate) fn incomplete(
+    kind: &str,
+    name: &str,
+    missing: &str,
+    help: &str,
+    span: Span,
+) -> Diagnostic {
+    let article = if missing.starts_with(['a', 'e', 'i', 'o', 'u']) {
+        "an"
+    } else {
+        "a"
+    };
+    Diagnostic::new(Code::E0424, format!("{kind} `{name}` has no {missing}"))
+        .primary(span, format!("declared without {article} {missing}"))
+        .help(help.to_owned())
+}

@@ -160,6 +160,9 @@ codes! {
     E0422 = (Error, "labeler rule does not fit its subject"),
     /// A test event clause that does not fit.
     E0423 = (Error, "invalid test event"),
+    /// A declaration missing a part every table needs: a destination
+    /// without an address or a label, a transform without a step.
+    E0424 = (Error, "incomplete declaration"),
     // ---- E05xx: lowering
     /// The contract's domain does not fit the table format.
     E0501 = (Error, "domain too large for a table"),
