@@ -46,6 +46,9 @@ pub struct DecideArgs {
     /// span, and the hard negatives that dropped one).
     #[arg(long)]
     pub explain: bool,
+    /// Signature requirements.
+    #[command(flatten)]
+    pub trust: crate::sign::TrustArgs,
 }
 
 /// An audit sink that keeps nothing (the default: `decide` prints decisions).
@@ -317,7 +320,10 @@ pub fn run(global: &Global, args: DecideArgs) -> Outcome {
         );
         return Outcome::Failure;
     }
-    let table = match load_table(&args.table) {
+    let table = match load_table(&args.table).and_then(|t| {
+        args.trust.check(&args.table, &t)?;
+        Ok(t)
+    }) {
         Ok(t) => t,
         Err(message) => {
             output::fail(global, &message);

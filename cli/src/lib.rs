@@ -56,6 +56,7 @@ pub mod lsp;
 pub mod output;
 pub mod reference;
 pub mod replay;
+pub mod sign;
 pub mod test;
 pub mod vectors;
 pub mod why;
@@ -140,6 +141,11 @@ pub enum Command {
     /// Run a language server over stdio: diagnostics, hover, definitions,
     /// completion, formatting and quick fixes in editors.
     Lsp(lsp::LspArgs),
+    /// Write a new Ed25519 key pair for signing tables.
+    Keygen(sign::KeygenArgs),
+    /// Sign a compiled table (writes TABLE.sig); `decide --trusted-key`
+    /// then refuses any table not signed by a trusted key.
+    Sign(sign::SignArgs),
     /// Print a shell completion script.
     Completions(completions::CompletionsArgs),
     /// Print the CLI reference page of the book (Markdown).
@@ -184,6 +190,8 @@ pub fn run(cli: Cli) -> Outcome {
         Command::Replay(args) => replay::run(&cli.global, args),
         Command::Eval(args) => eval::run(&cli.global, args),
         Command::Lsp(args) => lsp::run(&cli.global, args),
+        Command::Keygen(args) => sign::keygen(&cli.global, args),
+        Command::Sign(args) => sign::sign(&cli.global, args),
         Command::Completions(args) => completions::run(args),
         Command::CliReference => reference::run(),
     }

@@ -62,6 +62,8 @@ __all__ = [
     "FAIL_CLOSED_RULE_NAME",
     "LoadError",
     "load",
+    "load_signed",
+    "check_signature",
     "encode_canonical",
     "compute_digest",
     "format_float",
@@ -87,7 +89,8 @@ class LoadError(Exception):
     """The table is refused. ``kind`` names the check that failed:
     ``json``, ``unsupported_version``, ``not_canonical``, ``digest_mismatch``,
     ``encode``, ``index_out_of_range``, ``invalid``, ``child_count``,
-    ``bad_pattern``, ``bad_lexicon``. Messages never contain values."""
+    ``bad_pattern``, ``bad_lexicon``, ``signature``. Messages never contain
+    values."""
 
     def __init__(self, kind: str, message: str):
         super().__init__(f"{kind}: {message}")
@@ -539,6 +542,145 @@ def load(data: bytes) -> dict:
         raise LoadError("json", "a string is not valid Unicode") from None
     validate(obj)
     return obj
+
+
+def load_signed(data: bytes, signature: str, trusted_keys) -> dict:
+    """:func:`load`, then require ``signature`` (the text of the table's
+    ``.sig`` file) to be an Ed25519 signature of the table's digest by one of
+    ``trusted_keys`` (texts of ``stpc keygen`` public key files). A table
+    that was edited and re-digested is refused, as in the Rust runtime's
+    ``Engine::load_signed``."""
+    table = load(data)
+    check_signature(table, signature, trusted_keys)
+    return table
+
+
+_PUBLIC_PREFIX = "stpc-ed25519-public:"
+_MESSAGE_PREFIX = b"stpc-table-signature-v1\n"
+
+
+def _hex_bytes(text, n):
+    if not isinstance(text, str) or len(text) != 2 * n:
+        return None
+    try:
+        return bytes.fromhex(text)
+    except ValueError:
+        return None
+
+
+def check_signature(table: dict, signature: str, trusted_keys) -> None:
+    """Raise :class:`LoadError` (``signature``) unless ``signature`` is a
+    signature of ``table``'s digest by one of ``trusted_keys``."""
+
+    def refuse(why):
+        raise LoadError("signature", f"table signature refused: {why}")
+
+    keys = []
+    for text in trusted_keys:
+        key = _hex_bytes(text.strip()[len(_PUBLIC_PREFIX):], 32) if isinstance(text, str) and text.strip().startswith(_PUBLIC_PREFIX) else None
+        if key is None:
+            refuse("a trusted key is not an stpc public key")
+        keys.append(key)
+    try:
+        sig = parse_json(signature, strict_keys=True)
+    except (ValueError, RecursionError, TypeError):
+        refuse("the signature file is not a signature")
+    if not isinstance(sig, dict) or set(sig) != {"algorithm", "key", "digest", "signature"}:
+        refuse("the signature file is not a signature")
+    if sig["algorithm"] != "ed25519":
+        refuse("the signature is not ed25519")
+    if sig["digest"] != table["digest"]:
+        refuse("the signature is over another table's digest")
+    key = _hex_bytes(sig["key"], 32)
+    if key is None:
+        refuse("the signature names a malformed key")
+    if key not in keys:
+        refuse("the signing key is not trusted")
+    raw = _hex_bytes(sig["signature"], 64)
+    if raw is None:
+        refuse("the signature is malformed")
+    if not _ed25519_verify(key, _MESSAGE_PREFIX + table["digest"].encode("ascii"), raw):
+        refuse("the signature does not match the table's digest")
+
+
+# Ed25519 verification (RFC 8032, section 6: the reference arithmetic in
+# extended coordinates). The standard library has no Ed25519, and this
+# reader has no dependencies; verifying one signature at load costs a few
+# milliseconds. Scalars and coordinates out of range are refused; only a
+# trusted key's signatures are ever checked, so the small-order cases that
+# the Rust runtime's `verify_strict` also refuses cannot help a forger who
+# does not hold that key.
+_P = 2**255 - 19
+_L = 2**252 + 27742317777372353535851937790883648493
+_D = -121665 * pow(121666, _P - 2, _P) % _P
+_SQRT_M1 = pow(2, (_P - 1) // 4, _P)
+
+
+def _point_add(a, b):
+    x1, y1, z1, t1 = a
+    x2, y2, z2, t2 = b
+    aa = (y1 - x1) * (y2 - x2) % _P
+    bb = (y1 + x1) * (y2 + x2) % _P
+    cc = 2 * t1 * t2 * _D % _P
+    dd = 2 * z1 * z2 % _P
+    e, f, g, h = bb - aa, dd - cc, dd + cc, bb + aa
+    return (e * f % _P, g * h % _P, f * g % _P, e * h % _P)
+
+
+def _point_mul(s, pt):
+    q = (0, 1, 1, 0)
+    while s > 0:
+        if s & 1:
+            q = _point_add(q, pt)
+        pt = _point_add(pt, pt)
+        s >>= 1
+    return q
+
+
+def _point_equal(a, b):
+    return (a[0] * b[2] - b[0] * a[2]) % _P == 0 and (a[1] * b[2] - b[1] * a[2]) % _P == 0
+
+
+def _recover_x(y, sign):
+    if y >= _P:
+        return None
+    x2 = (y * y - 1) * pow(_D * y * y + 1, _P - 2, _P)
+    if x2 % _P == 0:
+        return None if sign else 0
+    x = pow(x2, (_P + 3) // 8, _P)
+    if (x * x - x2) % _P != 0:
+        x = x * _SQRT_M1 % _P
+    if (x * x - x2) % _P != 0:
+        return None
+    if (x & 1) != sign:
+        x = _P - x
+    return x
+
+
+def _decompress(s):
+    y = int.from_bytes(s, "little")
+    sign = y >> 255
+    y &= (1 << 255) - 1
+    x = _recover_x(y, sign)
+    if x is None:
+        return None
+    return (x, y, 1, x * y % _P)
+
+
+_G_Y = 4 * pow(5, _P - 2, _P) % _P
+_G = (_recover_x(_G_Y, 0), _G_Y, 1, _recover_x(_G_Y, 0) * _G_Y % _P)
+
+
+def _ed25519_verify(public: bytes, message: bytes, signature: bytes) -> bool:
+    a = _decompress(public)
+    r = _decompress(signature[:32])
+    if a is None or r is None:
+        return False
+    s = int.from_bytes(signature[32:], "little")
+    if s >= _L:
+        return False
+    h = int.from_bytes(hashlib.sha512(signature[:32] + public + message).digest(), "little") % _L
+    return _point_equal(_point_mul(s, _G), _point_add(r, _point_mul(h, a)))
 
 
 # ---------------------------------------------------------------------------

@@ -199,8 +199,54 @@ class Loading(unittest.TestCase):
             self.assertEqual((d["action"], d["rule_id"], d["cell"]), ("block", None, None))
 
 
+@unittest.skipIf(not os.environ.get("STPC_TRUSTED_KEY"), "no trusted key given")
+class Signatures(unittest.TestCase):
+    """With ``STPC_TRUSTED_KEY`` (a public key file) and a table given whose
+    ``.sig`` that key made (``stpc sign``): the signed table loads; a table
+    with one cell weakened and its digest recomputed is refused; so is any
+    other key, a missing signature, and a tampered signature."""
+
+    def setUp(self):
+        with open(TABLE_PATH, "rb") as f:
+            self.data = f.read()
+        with open(TABLE_PATH + ".sig") as f:
+            self.sig = f.read()
+        with open(os.environ["STPC_TRUSTED_KEY"]) as f:
+            self.key = f.read()
+
+    def refused(self, data, sig, keys, why):
+        with self.assertRaises(s.LoadError) as cm:
+            s.load_signed(data, sig, keys)
+        self.assertEqual(cm.exception.kind, "signature")
+        self.assertIn(why, str(cm.exception))
+
+    def test_the_signed_table_loads(self):
+        t = s.load_signed(self.data, self.sig, [self.key])
+        self.assertEqual(t["digest"], json.loads(self.sig)["digest"])
+
+    def test_a_resealed_table_is_refused(self):
+        t = json.loads(self.data)
+        weakened = next(c for c in t["cells"] if c["action"] == "block")
+        weakened["action"] = "allow"
+        t["digest"] = s.compute_digest(t)
+        resealed = s.encode_canonical(t, pretty=True).encode()
+        s.load(resealed)  # the digest alone accepts it
+        self.refused(resealed, self.sig, [self.key], "another table's digest")
+
+    def test_other_keys_and_broken_signatures_are_refused(self):
+        other = "stpc-ed25519-public:" + "11" * 32
+        self.refused(self.data, self.sig, [other], "")
+        self.refused(self.data, self.sig, [], "not trusted")
+        self.refused(self.data, "not a signature", [self.key], "not a signature")
+        bad = json.loads(self.sig)
+        last = bad["signature"][-1]
+        bad["signature"] = bad["signature"][:-1] + ("0" if last != "0" else "1")
+        self.refused(self.data, json.dumps(bad), [self.key], "does not match")
+
+
 if __name__ == "__main__":
     if len(sys.argv) > 1 and not sys.argv[1].startswith("-"):
         TABLE_PATH = sys.argv.pop(1)
         Loading.__unittest_skip__ = False
+        Signatures.__unittest_skip__ = not os.environ.get("STPC_TRUSTED_KEY")
     unittest.main()

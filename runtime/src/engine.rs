@@ -68,6 +68,26 @@ pub struct Engine {
 }
 
 impl Engine {
+    /// Loads a table from its JSON bytes and requires its signature (the
+    /// text of its `.sig` file) to be made by one of `trusted` over its
+    /// digest: what a deployment that loads tables it did not compile
+    /// should use. A re-sealed table (edited, digest recomputed) is
+    /// refused.
+    ///
+    /// # Errors
+    ///
+    /// Anything [`Table::from_json`] refuses, [`LoadError::Signature`], or
+    /// labelers that do not compile.
+    pub fn load_signed(
+        table_json: &[u8],
+        signature: &str,
+        trusted: &crate::signature::TrustedKeys,
+    ) -> Result<Engine, LoadError> {
+        let table = Table::from_json(table_json)?;
+        trusted.check(&table, signature)?;
+        Engine::new(Arc::new(table))
+    }
+
     /// Compile a table (normally one from [`Table::from_json`]).
     ///
     /// # Errors

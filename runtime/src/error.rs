@@ -38,6 +38,10 @@ pub enum LoadError {
     /// The digest does not match the content.
     #[error("table digest does not match its content (the table is corrupted or was edited)")]
     DigestMismatch,
+    /// A signature was required and there is none, it is malformed, it is
+    /// not over this table's digest, or no trusted key made it.
+    #[error("table signature refused: {0}")]
+    Signature(String),
     /// The table could not be re-encoded (a non-finite number).
     #[error("table could not be encoded canonically (a number is not finite)")]
     Encode,

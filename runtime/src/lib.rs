@@ -26,6 +26,7 @@ pub mod entity;
 pub mod error;
 pub mod label;
 pub mod monitor;
+pub mod signature;
 mod state;
 pub mod table;
 pub mod transform;

@@ -594,3 +594,97 @@ fn destinations_that_parsers_read_differently_are_refused() {
     assert_eq!(ok["dispatch_to"]["destination"], "engine");
     assert_eq!(ok["dispatch_to"]["address"]["value"], "search.example");
 }
+
+/// Issue 16: a table with one cell weakened (`unknown_tool` → allow) and its
+/// digest recomputed was accepted. With `--trusted-key`, only a table signed
+/// by a trusted key loads: the re-sealed one, an unsigned one and one signed
+/// by another key are refused (exit 2); the signed original decides.
+#[test]
+fn a_resealed_table_is_refused_when_a_signature_is_required() {
+    use stpc_runtime::table::Table;
+    let dir = workspace();
+    let p = dir.path();
+    for key in ["ours", "theirs"] {
+        let run = stpc(p, &["keygen", "--out", key], "");
+        assert_eq!(run.code, 0, "{}", run.transcript());
+    }
+    let run = stpc(p, &["sign", "--key", "ours", "search.table.json"], "");
+    assert_eq!(run.code, 0, "{}", run.transcript());
+    let unknown = r#"{"tool": "nope", "args": {}, "destination": "engine", "mode": "committed"}"#;
+    let decide = |table: &str, key: &str| {
+        stpc(
+            p,
+            &[
+                "decide",
+                "--format",
+                "json",
+                "--table",
+                table,
+                "--trusted-key",
+                key,
+                "-",
+            ],
+            unknown,
+        )
+    };
+    let ok = decide("search.table.json", "ours.pub");
+    assert_eq!(ok.code, 0, "{}", ok.transcript());
+    assert!(ok.stdout.contains(r#""action":"block""#), "{}", ok.stdout);
+    let other = decide("search.table.json", "theirs.pub");
+    assert_eq!(other.code, 2);
+    assert!(
+        other.stdout.contains("not trusted"),
+        "{}",
+        other.transcript()
+    );
+
+    // The attack: weaken the unknown-tool cell, recompute the digest, keep
+    // the old signature beside it.
+    let text = std::fs::read_to_string(p.join("search.table.json")).unwrap();
+    let mut table: Table = serde_json::from_str(&text).unwrap();
+    let cell = table
+        .cells
+        .iter_mut()
+        .find(|c| c.rule_name == "unknown_tool")
+        .expect("the unknown_tool cell");
+    cell.action = stpc_runtime::Action::Allow;
+    let resealed = table.seal().unwrap().to_json_pretty().unwrap() + "\n";
+    std::fs::write(p.join("resealed.json"), resealed).unwrap();
+    std::fs::copy(p.join("search.table.json.sig"), p.join("resealed.json.sig")).unwrap();
+    // Without a signature requirement the digest alone accepts it, and it
+    // allows the unknown tool: what the signature exists to stop.
+    let open = stpc(
+        p,
+        &[
+            "decide",
+            "--format",
+            "json",
+            "--table",
+            "resealed.json",
+            "-",
+        ],
+        unknown,
+    );
+    assert!(
+        open.stdout.contains(r#""action":"allow""#),
+        "{}",
+        open.transcript()
+    );
+    let refused = decide("resealed.json", "ours.pub");
+    assert_eq!(refused.code, 2, "{}", refused.transcript());
+    assert!(
+        refused.stdout.contains("another table's digest"),
+        "{}",
+        refused.transcript()
+    );
+    assert!(!refused.stdout.contains(r#""action""#));
+    // Unsigned: refused too.
+    std::fs::remove_file(p.join("resealed.json.sig")).unwrap();
+    let unsigned = decide("resealed.json", "ours.pub");
+    assert_eq!(unsigned.code, 2);
+    assert!(
+        unsigned.stdout.contains("signature is required"),
+        "{}",
+        unsigned.transcript()
+    );
+}

@@ -447,3 +447,39 @@ proptest! {
         }
     }
 }
+
+/// Signatures: `Engine::load_signed` loads a table signed by a trusted key
+/// and refuses a re-sealed copy, another key's signature and garbage.
+#[test]
+fn signed_tables_load_only_with_a_trusted_signature() {
+    use stpc_runtime::signature::{self, TrustedKeys};
+    use stpc_runtime::Engine;
+    let table = stpc_tests::web_search_table::web_search_table(&Default::default());
+    let json = table.to_json_pretty().unwrap();
+    let (secret, public) = signature::keypair([7; 32]);
+    let (_, other_public) = signature::keypair([8; 32]);
+    let sig = signature::sign(&table, &secret).unwrap();
+    let mut trusted = TrustedKeys::new();
+    trusted.add(&public).unwrap();
+    assert!(Engine::load_signed(json.as_bytes(), &sig, &trusted).is_ok());
+
+    let mut weakened = table.clone();
+    if let Some(c) = weakened.cells.iter_mut().find(|c| c.action == Action::Block) {
+        c.action = Action::Allow;
+    }
+    let resealed = weakened.seal().unwrap().to_json_pretty().unwrap();
+    let refused = Engine::load_signed(resealed.as_bytes(), &sig, &trusted);
+    assert!(
+        matches!(&refused, Err(LoadError::Signature(why)) if why.contains("another table")),
+        "{refused:?}"
+    );
+    let mut others = TrustedKeys::new();
+    others.add(&other_public).unwrap();
+    assert!(matches!(
+        Engine::load_signed(json.as_bytes(), &sig, &others),
+        Err(LoadError::Signature(_))
+    ));
+    assert!(Engine::load_signed(json.as_bytes(), "{}", &trusted).is_err());
+    assert!(TrustedKeys::new().add("stpc-ed25519-public:zz").is_err());
+    assert!(signature::sign(&table, &public).is_err(), "a public key cannot sign");
+}
