@@ -167,6 +167,9 @@ struct Session {
     monitor: Monitor,
     task: Option<String>,
     explain: bool,
+    /// Events the audit could not record (`audit_failed`) and failed task
+    /// ends (abandon records, scrubs): any of them makes the exit non-zero.
+    audit_problems: usize,
 }
 
 impl Session {
@@ -176,11 +179,25 @@ impl Session {
             return Ok(());
         }
         if self.task.is_some() {
-            self.monitor.end_task().map_err(|e| e.to_string())?;
+            self.finish_task();
         }
         self.monitor.begin_task(wanted).map_err(|e| e.to_string())?;
         self.task = Some(wanted.to_owned());
         Ok(())
+    }
+
+    /// Ends the current task; a failure (an abandon record or the scrub
+    /// the audit could not write) is reported and counted, and the task is
+    /// over either way, so the stream goes on.
+    fn finish_task(&mut self) {
+        if let Err(e) = self.monitor.end_task() {
+            self.audit_problems += 1;
+            crate::errln!(
+                "error: ending task `{}`: {e}",
+                self.task.as_deref().unwrap_or("")
+            );
+        }
+        self.task = None;
     }
 
     /// Decide one event and describe the result.
@@ -341,6 +358,7 @@ pub fn run(global: &Global, args: DecideArgs) -> Outcome {
         monitor,
         task: None,
         explain: args.explain,
+        audit_problems: 0,
     };
     if args.stream {
         return stream(global, &mut session, args.event.as_deref().unwrap_or("-"));
@@ -364,7 +382,15 @@ pub fn run(global: &Global, args: DecideArgs) -> Outcome {
                 v.to_string()
             };
             crate::outln!("{text}");
-            Outcome::Success
+            if session.task.is_some() {
+                session.finish_task();
+            }
+            if v.get("reason").and_then(Value::as_str) == Some("audit_failed") || session.audit_problems > 0 {
+                crate::errln!("error: the audit failed; the event was not dispatched");
+                Outcome::Problems
+            } else {
+                Outcome::Success
+            }
         }
         Err(message) => {
             output::fail(global, &message);
@@ -428,6 +454,9 @@ fn stream(global: &Global, session: &mut Session, path: &str) -> Outcome {
         match results {
             Ok(values) => {
                 for mut v in values {
+                    if v.get("reason").and_then(Value::as_str) == Some("audit_failed") {
+                        session.audit_problems += 1;
+                    }
                     if let Value::Object(m) = &mut v {
                         m.insert("line".into(), Value::from(n));
                     }
@@ -444,8 +473,20 @@ fn stream(global: &Global, session: &mut Session, path: &str) -> Outcome {
             }
         }
     }
+    // The last task ends with the stream (its scrub included).
+    if session.task.is_some() {
+        session.finish_task();
+    }
     if failed > 0 {
         crate::errln!("error: {failed} line(s) could not be decided");
+    }
+    if session.audit_problems > 0 {
+        crate::errln!(
+            "error: the audit failed {} time(s); those events were not dispatched",
+            session.audit_problems
+        );
+    }
+    if failed > 0 || session.audit_problems > 0 {
         Outcome::Problems
     } else {
         Outcome::Success

@@ -200,6 +200,7 @@ impl AuditSink for MemorySink {
 pub struct JsonLinesSink {
     path: PathBuf,
     file: File,
+    skipped: usize,
 }
 
 impl JsonLinesSink {
@@ -210,9 +211,88 @@ impl JsonLinesSink {
     /// The file cannot be opened.
     pub fn open(path: impl AsRef<Path>) -> Result<JsonLinesSink, AuditError> {
         let path = path.as_ref().to_path_buf();
-        let file = OpenOptions::new().create(true).append(true).open(&path)?;
-        Ok(JsonLinesSink { path, file })
+        let file = OpenOptions::new()
+            .create(true)
+            .append(true)
+            .read(true)
+            .open(&path)?;
+        let skipped = usize::from(cut_torn_tail(&file)?);
+        Ok(JsonLinesSink {
+            path,
+            file,
+            skipped,
+        })
     }
+
+    /// Lines that were not records (a line torn by a crash or a full disk
+    /// in an earlier run) and that [`AuditSink::scrub`] dropped, so far.
+    #[must_use]
+    pub fn skipped_lines(&self) -> usize {
+        self.skipped
+    }
+
+    fn rewrite_scrubbed(&mut self, task: &str, tmp: &Path) -> Result<(), AuditError> {
+        let reader = BufReader::new(File::open(&self.path)?);
+        let mut out = File::create(tmp)?;
+        for line in reader.split(b'\n') {
+            let line = line?;
+            // A line that is not a record (torn by a crash or a full disk)
+            // is dropped and counted: it may hold half of a raw value, and
+            // it must not stop every later scrub.
+            let Ok(mut rec) = serde_json::from_slice::<AuditRecord>(&line) else {
+                if !line.is_empty() {
+                    self.skipped += 1;
+                }
+                continue;
+            };
+            if rec.task == task {
+                rec.raw_args = None;
+            }
+            let mut bytes = serde_json::to_vec(&rec).map_err(|_| AuditError::Encode)?;
+            bytes.push(b'\n');
+            out.write_all(&bytes)?;
+        }
+        out.sync_all()?;
+        Ok(())
+    }
+}
+
+/// Cuts a last line without its newline (a record torn by a crash or a full
+/// disk in an earlier run) off the file, so the next record starts on a line
+/// of its own instead of being glued to garbage and lost. Returns whether a
+/// tail was cut.
+fn cut_torn_tail(file: &File) -> Result<bool, AuditError> {
+    use std::io::{Read, Seek, SeekFrom};
+    let len = file.metadata()?.len();
+    if len == 0 {
+        return Ok(false);
+    }
+    let mut reader = file;
+    let mut last = [0_u8; 1];
+    reader.seek(SeekFrom::Start(len - 1))?;
+    reader.read_exact(&mut last)?;
+    if last[0] == b'\n' {
+        return Ok(false);
+    }
+    // Back to the last newline, a block at a time.
+    let mut end = len;
+    let mut block = vec![0_u8; 64 * 1024];
+    let keep = loop {
+        let start = end.saturating_sub(block.len() as u64);
+        let n = usize::try_from(end - start).unwrap_or(0);
+        let buf = block.get_mut(..n).unwrap_or_default();
+        reader.seek(SeekFrom::Start(start))?;
+        reader.read_exact(buf)?;
+        if let Some(i) = buf.iter().rposition(|b| *b == b'\n') {
+            break start + i as u64 + 1;
+        }
+        if start == 0 {
+            break 0;
+        }
+        end = start;
+    };
+    file.set_len(keep)?;
+    Ok(true)
 }
 
 impl AuditSink for JsonLinesSink {
@@ -220,32 +300,30 @@ impl AuditSink for JsonLinesSink {
         let mut line = serde_json::to_vec(rec).map_err(|_| AuditError::Encode)?;
         line.push(b'\n');
         // One write per record, so concurrent readers never see half a line
-        // from this process.
-        self.file.write_all(&line)?;
-        self.file.flush()?;
+        // from this process; if the write fails part-way (a full disk), the
+        // file is cut back to where the record began, so no torn line is
+        // left for the next reader or the next scrub.
+        let before = self.file.metadata()?.len();
+        if let Err(e) = self.file.write_all(&line).and_then(|()| self.file.flush()) {
+            let _ = self.file.set_len(before);
+            return Err(e.into());
+        }
         Ok(())
     }
 
     fn scrub(&mut self, task: &str) -> Result<(), AuditError> {
         self.file.flush()?;
-        let reader = BufReader::new(File::open(&self.path)?);
-        let tmp = self.path.with_extension("scrub.tmp");
-        {
-            let mut out = File::create(&tmp)?;
-            for line in reader.lines() {
-                let line = line?;
-                let mut rec: AuditRecord =
-                    serde_json::from_str(&line).map_err(|_| AuditError::Encode)?;
-                if rec.task == task {
-                    rec.raw_args = None;
-                }
-                let mut bytes = serde_json::to_vec(&rec).map_err(|_| AuditError::Encode)?;
-                bytes.push(b'\n');
-                out.write_all(&bytes)?;
-            }
-            out.sync_all()?;
+        let tmp = self
+            .path
+            .with_extension(format!("scrub.{}.tmp", std::process::id()));
+        if let Err(e) = self.rewrite_scrubbed(task, &tmp) {
+            let _ = std::fs::remove_file(&tmp);
+            return Err(e);
         }
-        std::fs::rename(&tmp, &self.path)?;
+        if let Err(e) = std::fs::rename(&tmp, &self.path) {
+            let _ = std::fs::remove_file(&tmp);
+            return Err(e.into());
+        }
         self.file = OpenOptions::new().append(true).open(&self.path)?;
         Ok(())
     }

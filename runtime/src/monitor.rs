@@ -211,15 +211,25 @@ impl Monitor {
             b.dedup();
             b
         };
+        // The task ends whatever fails on the way: a failed abandon record
+        // or scrub is reported, and the next task can begin.
         let mut dropped = 0;
+        let mut first_error = None;
         for b in branches {
-            dropped += self.abandon(&b)?;
+            match self.abandon(&b) {
+                Ok(n) => dropped += n,
+                Err(e) => {
+                    first_error.get_or_insert(e);
+                }
+            }
         }
         let task = self.task.take().ok_or(MonitorError::NoTask)?;
         if self.engine.table().audit.scrub_after_commit && self.audits() {
-            self.sink.scrub(&task.id)?;
+            if let Err(e) = self.sink.scrub(&task.id) {
+                first_error.get_or_insert(e.into());
+            }
         }
-        Ok(dropped)
+        first_error.map_or(Ok(dropped), Err)
     }
 
     /// Times budget `i` has been charged in this task.

@@ -688,3 +688,47 @@ fn a_resealed_table_is_refused_when_a_signature_is_required() {
         unsigned.transcript()
     );
 }
+
+/// Issue 16: with the audit on a full disk, events were refused but the
+/// command exited 0. Every event the audit cannot record is blocked, the
+/// stream goes on (tasks still begin and end), and the exit code is 1.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_full_disk_blocks_every_event_and_fails_the_run() {
+    let dir = workspace();
+    let stream = [
+        r#"{"tool": "search", "args": {"q": "weather"}, "destination": "engine", "mode": "committed"}"#,
+        r#"{"tool": "search", "args": {"q": "weather"}, "destination": "engine", "mode": "committed", "task": "t2"}"#,
+    ]
+    .join("\n");
+    let run = stpc(
+        dir.path(),
+        &[
+            "decide",
+            "--format",
+            "json",
+            "--table",
+            "search.table.json",
+            "--audit",
+            "/dev/full",
+            "--stream",
+        ],
+        &stream,
+    );
+    assert_eq!(run.code, 1, "{}", run.transcript());
+    let lines: Vec<serde_json::Value> = run
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 2, "{}", run.transcript());
+    for l in &lines {
+        assert_eq!(l["action"], "block", "{l}");
+        assert_eq!(l["reason"], "audit_failed", "{l}");
+    }
+    assert!(
+        run.stderr.contains("the audit failed 2 time(s)"),
+        "{}",
+        run.stderr
+    );
+}

@@ -381,6 +381,71 @@ fn jsonl_sink_records_and_scrubs_raw_args_after_commit() {
     }
 }
 
+/// Issue 16: a record torn by a full disk (or a crash) made every later
+/// scrub fail on the unparsable line, and the stream stopped beginning
+/// tasks. Scrub drops and counts lines that are not records, leaves no
+/// temporary file, and the next task begins.
+#[test]
+fn a_torn_audit_line_never_wedges_scrub_or_the_next_task() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("audit.jsonl");
+    // An earlier run died mid-record: half a line with part of a raw value.
+    std::fs::write(&path, "{\"task\":\"t0\",\"raw_args\":{\"q\":\"my evic").unwrap();
+    let opts = stpc_tests::web_search_table::Options {
+        raw_args: true,
+        scrub: true,
+        ..Default::default()
+    };
+    let mut m = Monitor::new(
+        Arc::new(stpc_tests::web_search_table::web_search_table(&opts)),
+        Box::new(JsonLinesSink::open(&path).unwrap()),
+    )
+    .unwrap();
+    for task in ["t1", "t2"] {
+        m.begin_task(task).unwrap();
+        m.submit(committed("weather in Porto")).unwrap();
+        m.end_task().unwrap();
+    }
+    let after = std::fs::read_to_string(&path).unwrap();
+    assert!(!after.contains("my evic"), "{after}");
+    assert!(!after.contains("weather in Porto"), "{after}");
+    assert_eq!(after.lines().count(), 2);
+    for line in after.lines() {
+        let _: AuditRecord = serde_json::from_str(line).unwrap();
+    }
+    let leftovers: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .filter(|n| n != "audit.jsonl")
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+}
+
+/// A scrub that cannot write its temporary file fails, ends the task
+/// anyway and leaves nothing behind; the next task begins.
+#[test]
+fn a_failed_scrub_still_ends_the_task() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("audit.jsonl");
+    let opts = stpc_tests::web_search_table::Options {
+        raw_args: true,
+        scrub: true,
+        ..Default::default()
+    };
+    let mut m = Monitor::new(
+        Arc::new(stpc_tests::web_search_table::web_search_table(&opts)),
+        Box::new(JsonLinesSink::open(&path).unwrap()),
+    )
+    .unwrap();
+    m.begin_task("t1").unwrap();
+    m.submit(committed("weather in Porto")).unwrap();
+    // The audit file is replaced by a directory: scrub cannot read it.
+    std::fs::remove_file(&path).unwrap();
+    std::fs::create_dir(&path).unwrap();
+    assert!(m.end_task().is_err());
+    m.begin_task("t2").expect("the failed scrub ended the task");
+}
+
 // ---------------------------------------------------------------- properties
 
 const PHRASES: &[&str] = &[

@@ -464,7 +464,11 @@ fn signed_tables_load_only_with_a_trusted_signature() {
     assert!(Engine::load_signed(json.as_bytes(), &sig, &trusted).is_ok());
 
     let mut weakened = table.clone();
-    if let Some(c) = weakened.cells.iter_mut().find(|c| c.action == Action::Block) {
+    if let Some(c) = weakened
+        .cells
+        .iter_mut()
+        .find(|c| c.action == Action::Block)
+    {
         c.action = Action::Allow;
     }
     let resealed = weakened.seal().unwrap().to_json_pretty().unwrap();
@@ -481,5 +485,8 @@ fn signed_tables_load_only_with_a_trusted_signature() {
     ));
     assert!(Engine::load_signed(json.as_bytes(), "{}", &trusted).is_err());
     assert!(TrustedKeys::new().add("stpc-ed25519-public:zz").is_err());
-    assert!(signature::sign(&table, &public).is_err(), "a public key cannot sign");
+    assert!(
+        signature::sign(&table, &public).is_err(),
+        "a public key cannot sign"
+    );
 }
