@@ -385,7 +385,9 @@ pub fn run(global: &Global, args: DecideArgs) -> Outcome {
             if session.task.is_some() {
                 session.finish_task();
             }
-            if v.get("reason").and_then(Value::as_str) == Some("audit_failed") || session.audit_problems > 0 {
+            if v.get("reason").and_then(Value::as_str) == Some("audit_failed")
+                || session.audit_problems > 0
+            {
                 crate::errln!("error: the audit failed; the event was not dispatched");
                 Outcome::Problems
             } else {

@@ -8,7 +8,8 @@
 //! the runtime refuses. The algorithm is in `stpc_tables::diff`.
 
 use serde_json::json;
-use stpc_tables::diff::{diff, Diff, Direction};
+use stpc_tables::diff::{diff_with_probes, Diff, Direction};
+use stpc_tables::findings::Classification;
 
 use crate::{decide, output, Format, Global, Outcome};
 
@@ -27,6 +28,11 @@ pub struct DiffArgs {
     /// Exit with 1 when any change is a weakening.
     #[arg(long)]
     pub fail_on_weakening: bool,
+    /// Events (JSON lines with `args`, such as a labeling dev set or logged
+    /// calls) whose argument values also probe the labelers: a value that
+    /// no longer reaches a forbidden cut is a weakening.
+    #[arg(long, value_name = "FILE")]
+    pub probe: Vec<String>,
 }
 
 fn marker(d: Direction) -> &'static str {
@@ -59,8 +65,13 @@ fn human(d: &Diff, old: &str, new: &str) -> String {
             s.push_str(&format!("{} {}\n", marker(c.direction), c.description));
         }
     }
-    for n in &d.notes {
-        s.push_str(&format!("note: {n}\n"));
+    for f in &d.findings {
+        let mark = match f.classification {
+            Classification::Weakening => "! weakening   ",
+            Classification::Strengthening => "  strengthening",
+            Classification::Neutral => "  neutral      ",
+        };
+        s.push_str(&format!("{mark} {}: {}\n", f.subject, f.description));
     }
     s
 }
@@ -75,7 +86,26 @@ pub fn run(global: &Global, args: DiffArgs) -> Outcome {
         Ok(t) => t,
         Err(o) => return o,
     };
-    let d = match diff(&old, &new) {
+    let mut probes = Vec::new();
+    for path in &args.probe {
+        match std::fs::read_to_string(path) {
+            Ok(text) => {
+                for line in text.lines() {
+                    let Ok(serde_json::Value::Object(ev)) = serde_json::from_str(line) else {
+                        continue;
+                    };
+                    if let Some(serde_json::Value::Object(a)) = ev.get("args") {
+                        probes.extend(a.iter().map(|(k, v)| (k.clone(), v.clone())));
+                    }
+                }
+            }
+            Err(e) => {
+                output::fail(global, &format!("cannot read `{path}`: {e}"));
+                return Outcome::Failure;
+            }
+        }
+    }
+    let d = match diff_with_probes(&old, &new, &probes) {
         Ok(d) => d,
         Err(e) => {
             output::fail(global, &e.to_string());
@@ -89,14 +119,14 @@ pub fn run(global: &Global, args: DiffArgs) -> Outcome {
             json!({
                 "old": {"path": args.old, "contract": d.old_contract, "digest": old.digest},
                 "new": {"path": args.new, "contract": d.new_contract, "digest": new.digest},
-                "weakenings": d.weakenings(),
+                "weakenings": d.weakenings() + d.weakening_findings(),
                 "changes": d.changes,
                 "dimensions": d.dimensions,
-                "notes": d.notes,
+                "findings": d.findings,
             })
         ),
     }
-    if args.fail_on_weakening && d.weakenings() > 0 {
+    if args.fail_on_weakening && d.weakenings() + d.weakening_findings() > 0 {
         Outcome::Problems
     } else {
         Outcome::Success

@@ -138,9 +138,10 @@ pub struct Diff {
     pub dimensions: Vec<UnifiedDim>,
     /// The changed regions, weakenings first.
     pub changes: Vec<Change>,
-    /// Differences outside the cells that can still change decisions
-    /// (labelers, transforms, cuts, limits).
-    pub notes: Vec<String>,
+    /// Differences outside the cells' actions (budgets, audit, transforms,
+    /// labelers, destination labels, cuts, thresholds, substitutes),
+    /// classified.
+    pub findings: Vec<crate::findings::Finding>,
 }
 
 impl Diff {
@@ -150,6 +151,15 @@ impl Diff {
         self.changes
             .iter()
             .filter(|c| c.direction == Direction::Weakening)
+            .count()
+    }
+
+    /// Number of findings outside the cells that are weakenings.
+    #[must_use]
+    pub fn weakening_findings(&self) -> usize {
+        self.findings
+            .iter()
+            .filter(|f| f.classification == crate::findings::Classification::Weakening)
             .count()
     }
 
@@ -604,6 +614,20 @@ fn merge(mut cubes: Vec<Cube>, dims: &[UnifiedDim]) -> Vec<Cube> {
 /// [`DiffError::TooLarge`] when the joint walk would produce more than
 /// [`MAX_CUBES`] regions.
 pub fn diff(old: &Table, new: &Table) -> Result<Diff, DiffError> {
+    diff_with_probes(old, new, &[])
+}
+
+/// [`diff`], with extra argument values `(field, value)` to probe the
+/// labelers with (a labeling dev set, logged events).
+///
+/// # Errors
+///
+/// As [`diff`].
+pub fn diff_with_probes(
+    old: &Table,
+    new: &Table,
+    probes: &[(String, serde_json::Value)],
+) -> Result<Diff, DiffError> {
     let dims = unify(old, new);
     let so = Side::new(old, &dims);
     let sn = Side::new(new, &dims);
@@ -631,10 +655,13 @@ pub fn diff(old: &Table, new: &Table) -> Result<Diff, DiffError> {
         State::Node(old.diagram.root),
         State::Node(new.diagram.root),
     )?;
-    // Group changed cubes by provenance.
+    // Group changed cubes by provenance; pairs that keep their action are
+    // kept to compare what the action does (transforms, substitutes).
     let mut groups: BTreeMap<(Option<u32>, Option<u32>), Vec<Cube>> = BTreeMap::new();
+    let mut same: BTreeSet<(Option<u32>, Option<u32>)> = BTreeSet::new();
     for (a, o, n) in walk.out {
         if decision_of(old, o).action == decision_of(new, n).action {
+            same.insert((o, n));
             continue;
         }
         let cube: Cube = a.iter().map(|v| v.map(|x| BTreeSet::from([x]))).collect();
@@ -673,44 +700,18 @@ pub fn diff(old: &Table, new: &Table) -> Result<Diff, DiffError> {
         new_contract: new.contract.clone(),
         dimensions: dims,
         changes,
-        notes: notes(old, new),
+        findings: {
+            let mut f = crate::findings::findings(old, new, probes);
+            let pairs: Vec<_> = same.into_iter().collect();
+            f.extend(crate::findings::cell_findings(old, new, &pairs));
+            f.sort_by(|a, b| {
+                a.classification
+                    .cmp(&b.classification)
+                    .then_with(|| a.description.cmp(&b.description))
+            });
+            f
+        },
     })
-}
-
-fn notes(old: &Table, new: &Table) -> Vec<String> {
-    let mut out = Vec::new();
-    if old.labelers != new.labelers || old.lexicons != new.lexicons || old.lattices != new.lattices
-    {
-        out.push(
-            "the labelers differ: the same raw event may be labeled differently, so its decision can change even where the cells agree"
-                .to_owned(),
-        );
-    }
-    if old.transforms != new.transforms {
-        out.push("the REWRITE transforms differ: rewritten arguments may change".to_owned());
-    }
-    if old.forbid != new.forbid {
-        out.push(
-            "the forbidden cuts differ: which fields a REWRITE must transform may change"
-                .to_owned(),
-        );
-    }
-    let limits = |t: &Table| -> BTreeMap<String, u32> {
-        t.budgets
-            .iter()
-            .map(|b| (b.name.clone(), b.limit))
-            .collect()
-    };
-    if limits(old) != limits(new) {
-        out.push("budget limits differ: a budget may be exhausted after a different number of dispatches".to_owned());
-    }
-    if old.audit != new.audit {
-        out.push("the audit policy differs".to_owned());
-    }
-    if old.substitutes != new.substitutes {
-        out.push("the SHADOW substitutes differ".to_owned());
-    }
-    out
 }
 
 // ---------------------------------------------------------------------------

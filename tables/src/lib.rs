@@ -15,6 +15,7 @@
 pub mod contract_tests;
 pub mod diff;
 pub mod event;
+pub mod findings;
 pub mod vectors;
 
 #[cfg(test)]

@@ -157,7 +157,7 @@ fn a_table_does_not_differ_from_itself() {
     let (_, t) = compile(PAPER);
     let d = diff(&t, &t).unwrap();
     assert!(d.is_empty(), "{:?}", d.changes);
-    assert!(d.notes.is_empty());
+    assert!(d.findings.is_empty(), "{:?}", d.findings);
 }
 
 #[test]

@@ -732,3 +732,39 @@ fn a_full_disk_blocks_every_event_and_fails_the_run() {
         run.stderr
     );
 }
+
+/// Issue 16: `stpc diff --fail-on-weakening` exited 0 for weakenings outside
+/// the cells. Each fixture under `tests/fixtures/diff/` weakens the paper's
+/// contract one way; each is flagged, and the reverse change is not.
+#[test]
+fn diff_flags_weakenings_outside_the_cells() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let paper = root.join("examples/paper_web_search.stpc");
+    let dir = tempfile::tempdir().unwrap();
+    for (fixture, expect) in [
+        ("budget-raised", "! weakening    budget: budget `sensitive_dispatches` allows more dispatches per task: 5 -> 50"),
+        ("raw-args-granted", "! weakening    audit: raw arguments are granted to the audit sinks"),
+        ("transform-swapped", "! weakening    rewrite: rule `scrub` rewrites using [\"redact_pii\"] instead of [\"generic_query\"]"),
+        ("labeler-narrowed", "! weakening    labeler: the labelers differ:"),
+    ] {
+        let new = root.join(format!("tests/fixtures/diff/{fixture}.stpc"));
+        let args = |a: &std::path::Path, b: &std::path::Path| {
+            vec![
+                "diff".to_owned(),
+                "--fail-on-weakening".to_owned(),
+                a.display().to_string(),
+                b.display().to_string(),
+            ]
+        };
+        let forward = args(&paper, &new);
+        let run = stpc(dir.path(), &forward.iter().map(String::as_str).collect::<Vec<_>>(), "");
+        assert_eq!(run.code, 1, "{fixture}: {}", run.transcript());
+        assert!(run.stdout.contains(expect), "{fixture}: {}", run.stdout);
+        if fixture != "transform-swapped" {
+            let back = args(&new, &paper);
+            let run = stpc(dir.path(), &back.iter().map(String::as_str).collect::<Vec<_>>(), "");
+            assert_eq!(run.code, 0, "{fixture} reversed: {}", run.transcript());
+            assert!(run.stdout.contains("strengthening"), "{fixture} reversed: {}", run.stdout);
+        }
+    }
+}
