@@ -59,6 +59,7 @@ pub mod replay;
 pub mod sign;
 pub mod test;
 pub mod vectors;
+pub mod verify;
 pub mod why;
 
 use clap::{Parser, Subcommand, ValueEnum};
@@ -141,6 +142,9 @@ pub enum Command {
     /// Run a language server over stdio: diagnostics, hover, definitions,
     /// completion, formatting and quick fixes in editors.
     Lsp(lsp::LspArgs),
+    /// Re-verify a compiled table on its own (soundness, fail-closed,
+    /// totality, monotonicity), without its source.
+    Verify(verify::VerifyArgs),
     /// Write a new Ed25519 key pair for signing tables.
     Keygen(sign::KeygenArgs),
     /// Sign a compiled table (writes TABLE.sig); `decide --trusted-key`
@@ -190,6 +194,7 @@ pub fn run(cli: Cli) -> Outcome {
         Command::Replay(args) => replay::run(&cli.global, args),
         Command::Eval(args) => eval::run(&cli.global, args),
         Command::Lsp(args) => lsp::run(&cli.global, args),
+        Command::Verify(args) => verify::run(&cli.global, args),
         Command::Keygen(args) => sign::keygen(&cli.global, args),
         Command::Sign(args) => sign::sign(&cli.global, args),
         Command::Completions(args) => completions::run(args),

@@ -768,3 +768,53 @@ fn diff_flags_weakenings_outside_the_cells() {
         }
     }
 }
+
+/// Issue 16: nothing could re-verify a table without its source. `stpc
+/// verify` re-checks a table alone: the compiled one is sound; one with the
+/// unknown-tool cell weakened and its digest recomputed is reported, cell
+/// and counterexample, with the compiler's codes.
+#[test]
+fn verify_rechecks_a_table_without_its_source() {
+    use stpc_runtime::table::Table;
+    let dir = workspace();
+    let p = dir.path();
+    let ok = stpc(p, &["verify", "search.table.json"], "");
+    assert_eq!(ok.code, 0, "{}", ok.transcript());
+    assert!(
+        ok.stderr.contains("verified `search_policy`"),
+        "{}",
+        ok.stderr
+    );
+    let text = std::fs::read_to_string(p.join("search.table.json")).unwrap();
+    let mut table: Table = serde_json::from_str(&text).unwrap();
+    let cell = table
+        .cells
+        .iter_mut()
+        .find(|c| c.rule_name == "unknown_tool")
+        .unwrap();
+    cell.action = stpc_runtime::Action::Allow;
+    let resealed = table.seal().unwrap().to_json_pretty().unwrap() + "\n";
+    std::fs::write(p.join("resealed.json"), resealed).unwrap();
+    let bad = stpc(p, &["verify", "--format", "json", "resealed.json"], "");
+    assert_eq!(bad.code, 1, "{}", bad.transcript());
+    let codes: Vec<serde_json::Value> = bad
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let fail_closed = codes
+        .iter()
+        .find(|d| d["code"] == "E0603")
+        .unwrap_or_else(|| panic!("{}", bad.stdout));
+    assert!(fail_closed["message"]
+        .as_str()
+        .unwrap()
+        .contains("`unknown_tool`"));
+    assert!(
+        fail_closed["notes"][0]
+            .as_str()
+            .unwrap()
+            .starts_with("counterexample: a call to an `<unknown>` tool"),
+        "{fail_closed}"
+    );
+}

@@ -98,11 +98,7 @@ pub(crate) fn check(
     }
     for (rule, (whats, fixes, example)) in by_rule {
         let (name, span) = cx.rule(rule);
-        let action = cx
-            .contract
-            .rules
-            .get(rule as usize)
-            .map_or("?", |r| r.action.keyword());
+        let action = cx.action_keyword(rule);
         let what = match whats.as_slice() {
             [one] => (*one).to_owned(),
             [init @ .., last] => format!("{} and {last}", init.join(", ")),

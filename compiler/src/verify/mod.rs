@@ -54,42 +54,133 @@ pub fn verify(contract: &hir::Contract, table: &Table, diagnostics: &mut Diagnos
         .filter(|d| d.code == Code::W0002)
         .filter_map(Diagnostic::primary_span)
         .collect();
-    let cx = Cx { table, contract };
+    run(
+        &Cx {
+            table,
+            origin: Origin::Contract(contract),
+        },
+        &already,
+        diagnostics,
+    );
+}
+
+/// Verifies a compiled table on its own, from what it carries (cuts,
+/// observers, lattices, transforms' declared output labels, audit policy):
+/// soundness against every declared cut, fail-closed cells, totality and
+/// monotonicity, with the same counterexamples as at compile time. Rules
+/// are named as the table names them; every diagnostic points at `span`
+/// (where the table names its contract). Unreachable rules cannot be
+/// reported: the table keeps only the rules that decide some point.
+pub fn verify_table(table: &Table, span: Span, diagnostics: &mut Diagnostics) {
+    run(
+        &Cx {
+            table,
+            origin: Origin::Table(span),
+        },
+        &[],
+        diagnostics,
+    );
+}
+
+fn run(cx: &Cx<'_>, already: &[Span], diagnostics: &mut Diagnostics) {
+    let table = cx.table;
     let mut out = Vec::new();
     match cubes::structure(table) {
         Ok(()) => {
-            enumerate(&cx, &mut out);
+            enumerate(cx, &mut out);
             let prefixes = cubes::prefixes(table, point::CONF);
             let mut below = cubes::Below::default();
-            soundness_pass(&cx, &prefixes, &mut below, &mut out);
-            fail_closed::check(&cx, &prefixes, &mut below, &mut out);
-            monotone::check(&cx, &mut out);
-            audit(&cx, &mut out);
-            unreachable(&cx, &already, &mut out);
+            soundness_pass(cx, &prefixes, &mut below, &mut out);
+            fail_closed::check(cx, &prefixes, &mut below, &mut out);
+            monotone::check(cx, &mut out);
+            audit(cx, &mut out);
+            unreachable(cx, already, &mut out);
         }
-        Err(defect) => out.push(errors::not_total(
-            &contract.name,
-            &describe(&defect),
-            contract.span,
-        )),
+        Err(defect) => out.push(errors::not_total(cx.name(), &describe(&defect), cx.span())),
     }
     diagnostics.extend(out);
+}
+
+/// Where the names and spans of diagnostics come from.
+pub(crate) enum Origin<'a> {
+    /// The contract the table was lowered from.
+    Contract(&'a hir::Contract),
+    /// Only the table: names from its cells, one span for everything.
+    Table(Span),
 }
 
 /// What the checks share.
 pub(crate) struct Cx<'a> {
     /// The table being verified.
     pub(crate) table: &'a Table,
-    /// The contract it was lowered from.
-    pub(crate) contract: &'a hir::Contract,
+    /// Names and spans.
+    pub(crate) origin: Origin<'a>,
 }
 
 impl Cx<'_> {
     /// A rule's display name and span (the contract's span if out of range).
     pub(crate) fn rule(&self, id: u32) -> (String, Span) {
-        match self.contract.rules.get(id as usize) {
-            Some(r) => (rule_name(r, id as usize), r.span),
-            None => (format!("rule#{}", u64::from(id) + 1), self.contract.span),
+        match &self.origin {
+            Origin::Contract(c) => match c.rules.get(id as usize) {
+                Some(r) => (rule_name(r, id as usize), r.span),
+                None => (format!("rule#{}", u64::from(id) + 1), c.span),
+            },
+            Origin::Table(span) => (
+                self.table
+                    .cells
+                    .iter()
+                    .find(|c| c.rule_id == id)
+                    .map_or_else(
+                        || format!("rule#{}", u64::from(id) + 1),
+                        |c| c.rule_name.clone(),
+                    ),
+                *span,
+            ),
+        }
+    }
+
+    /// A rule's action keyword.
+    pub(crate) fn action_keyword(&self, id: u32) -> &'static str {
+        match &self.origin {
+            Origin::Contract(c) => c.rules.get(id as usize).map_or("?", |r| r.action.keyword()),
+            Origin::Table(_) => self
+                .table
+                .cells
+                .iter()
+                .find(|c| c.rule_id == id)
+                .map_or("?", |c| c.action.as_str()),
+        }
+    }
+
+    /// The contract's name.
+    pub(crate) fn name(&self) -> &str {
+        match &self.origin {
+            Origin::Contract(c) => &c.name,
+            Origin::Table(_) => &self.table.contract,
+        }
+    }
+
+    /// The contract's span.
+    pub(crate) fn span(&self) -> Span {
+        match &self.origin {
+            Origin::Contract(c) => c.span,
+            Origin::Table(span) => *span,
+        }
+    }
+
+    /// The span of the `i`-th forbid cut.
+    pub(crate) fn forbid_span(&self, i: usize) -> Option<Span> {
+        match &self.origin {
+            Origin::Contract(c) => c.forbids.get(i).map(|f| f.span),
+            Origin::Table(_) => None,
+        }
+    }
+
+    /// The span of the audit statement.
+    pub(crate) fn audit_span(&self) -> Span {
+        match &self.origin {
+            Origin::Contract(c) => c.audit.span.unwrap_or(c.span),
+            Origin::Table(span) => *span,
         }
     }
 }
@@ -129,9 +220,9 @@ fn enumerate(cx: &Cx<'_>, out: &mut Vec<Diagnostic>) {
     });
     if let Some(p) = bad {
         out.push(errors::not_total(
-            &cx.contract.name,
+            cx.name(),
             &format!("point {p:?} reaches no cell"),
-            cx.contract.span,
+            cx.span(),
         ));
     }
 }
@@ -206,11 +297,7 @@ fn soundness_pass(
     }
     for ((rule, cut, sub), f) in found {
         let (name, span) = cx.rule(rule);
-        let action = cx
-            .contract
-            .rules
-            .get(rule as usize)
-            .map_or("?", |r| r.action.keyword());
+        let action = cx.action_keyword(rule);
         let d = match (cut.and_then(|i| t.forbid.get(i).map(|c| (i, c))), sub) {
             (Some((i, c)), None) => {
                 let (subject, lattice) = match c.subject {
@@ -227,7 +314,7 @@ fn soundness_pass(
                     observers: &f.observers,
                     rewritten: f.rewritten,
                 };
-                let cut_span = cx.contract.forbids.get(i).map(|f| f.span);
+                let cut_span = cx.forbid_span(i);
                 errors::leak(&leak, span, cut_span, &f.example)
             }
             (cut, Some(s)) => {
@@ -264,7 +351,7 @@ fn audit(cx: &Cx<'_>, out: &mut Vec<Diagnostic>) {
     if !t.audit.raw_args {
         return;
     }
-    let span = cx.contract.audit.span.unwrap_or(cx.contract.span);
+    let span = cx.audit_span();
     for (i, cut) in t
         .forbid
         .iter()
@@ -289,7 +376,7 @@ fn audit(cx: &Cx<'_>, out: &mut Vec<Diagnostic>) {
             *slot = Some(cut.label);
         }
         let label = t.lattices.args.label_name(cut.label).unwrap_or("?");
-        let cut_span = cx.contract.forbids.get(i).map(|f| f.span);
+        let cut_span = cx.forbid_span(i);
         out.push(errors::audit_leak(
             label,
             &sinks,
@@ -303,7 +390,10 @@ fn audit(cx: &Cx<'_>, out: &mut Vec<Diagnostic>) {
 /// `W0602` for rules no cell comes from, unless the checker's `W0002`
 /// already named them.
 fn unreachable(cx: &Cx<'_>, already: &[Span], out: &mut Vec<Diagnostic>) {
-    for (id, (i, rule)) in (0u32..).zip(cx.contract.rules.iter().enumerate()) {
+    let Origin::Contract(contract) = &cx.origin else {
+        return;
+    };
+    for (id, (i, rule)) in (0u32..).zip(contract.rules.iter().enumerate()) {
         if cx.table.cells.iter().any(|c| c.rule_id == id) || already.contains(&rule.span) {
             continue;
         }

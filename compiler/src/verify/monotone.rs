@@ -226,12 +226,7 @@ pub(crate) fn check(cx: &Cx<'_>, out: &mut Vec<Diagnostic>) {
         };
         let (low_name, low_span) = cx.rule(low);
         let (high_name, high_span) = cx.rule(high);
-        let kw = |r: u32| {
-            cx.contract
-                .rules
-                .get(r as usize)
-                .map_or("?", |r| r.action.keyword())
-        };
+        let kw = |r: u32| cx.action_keyword(r);
         let low_side = errors::Side {
             rule: &low_name,
             action: kw(low),

@@ -90,6 +90,20 @@ fn every_shipped_contract_compiles() {
                             "{rel} `{name}`: the runtime refuses the table: {e}"
                         ));
                     }
+                    // `stpc verify` on the table alone agrees with the
+                    // compile-time verification: no error.
+                    let mut alone = stpc_compiler::Diagnostics::new();
+                    stpc_compiler::verify::verify_table(
+                        c.table(),
+                        stpc_compiler::Span::default(),
+                        &mut alone,
+                    );
+                    if alone.has_errors() {
+                        failures.push(format!(
+                            "{rel} `{name}`: verify_table disagrees: {:?}",
+                            alone.codes()
+                        ));
+                    }
                     compiled += 1;
                 }
             }
