@@ -10,6 +10,7 @@
 pub mod fixtures;
 pub mod generated;
 pub mod lowering;
+pub mod mutation;
 pub mod policy_tables;
 pub mod table_builder;
 pub mod web_search_table;

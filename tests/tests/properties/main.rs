@@ -7,4 +7,5 @@ mod diff;
 mod fmt;
 mod label;
 mod lower;
+mod mutation;
 mod syntax;
