@@ -174,7 +174,9 @@ pub fn write_atomic(path: &Path, contents: &[u8]) -> std::io::Result<()> {
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let tmp = dir.join(format!(".{name}.stpc-tmp-{}", std::process::id()));
+    let prefix = format!(".{name}.stpc-tmp-");
+    remove_stale_temporaries(dir, &prefix);
+    let tmp = dir.join(format!("{prefix}{}", std::process::id()));
     let result = (|| {
         let mut f = std::fs::File::create(&tmp)?;
         f.write_all(contents)?;
@@ -188,6 +190,32 @@ pub fn write_atomic(path: &Path, contents: &[u8]) -> std::io::Result<()> {
         let _ = std::fs::remove_file(&tmp);
     }
     result
+}
+
+/// Removes the temporary files an earlier write of the same file left when
+/// its process was killed (`kill -9` between create and rename): those
+/// whose process no longer runs. Where processes cannot be looked up (no
+/// `/proc`), nothing is removed.
+fn remove_stale_temporaries(dir: &Path, prefix: &str) {
+    if !Path::new("/proc/self").exists() {
+        return;
+    }
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let file = entry.file_name();
+        let Some(pid) = file
+            .to_str()
+            .and_then(|n| n.strip_prefix(prefix))
+            .and_then(|p| p.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        if pid != std::process::id() && !Path::new(&format!("/proc/{pid}")).exists() {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
 }
 
 /// A rule as people read it: `rule 5 `scrub``, or only the name

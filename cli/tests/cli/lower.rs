@@ -57,6 +57,24 @@ fn compile_writes_a_table_the_runtime_loads() {
     stpc_runtime::table::Table::from_json(&bytes).expect("the file is a valid table");
 }
 
+/// Issue 16: `kill -9` during `stpc compile -o` left its temporary file
+/// behind. The next write of the same file removes temporaries whose
+/// process is gone (and never another live process's).
+#[cfg(target_os = "linux")]
+#[test]
+fn writes_remove_temporaries_left_by_killed_runs() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    write(dir.path(), "web.stpc", &format!("{HEAD}{}", contract("web", "", "allow")));
+    // PIDs never exceed 2^22 on Linux, so this process cannot exist.
+    write(dir.path(), ".web.json.stpc-tmp-4294967", "half a table");
+    let live = format!(".web.json.stpc-tmp-{}", std::process::id());
+    write(dir.path(), &live, "a write in progress");
+    let out = stpc(dir.path(), &["compile", "web.stpc", "-o", "web.json"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(!dir.path().join(".web.json.stpc-tmp-4294967").exists());
+    assert!(dir.path().join(&live).exists(), "a live process's file is kept");
+}
+
 #[test]
 fn an_unsound_contract_leaves_the_old_table_untouched() {
     let dir = tempfile::tempdir().expect("tempdir");
