@@ -2,7 +2,7 @@
 //! atomic writes.
 
 use crate::{ColorChoice, Format, Global};
-use codespan_reporting::term::termcolor::{ColorChoice as TermColor, StandardStream};
+use codespan_reporting::term::termcolor::{BufferWriter, ColorChoice as TermColor};
 use std::io::{IsTerminal, Read, Write};
 use std::path::Path;
 use stpc_compiler::diagnostics::{github, render, sarif};
@@ -62,8 +62,13 @@ pub fn emit(global: &Global, map: &SourceMap, diagnostics: &[Diagnostic]) {
             } else {
                 TermColor::Never
             };
-            let mut stderr = StandardStream::stderr(choice);
-            let _ = render::human(&mut stderr, map, diagnostics);
+            // Rendered into one buffer and written once: the renderer makes
+            // a write per fragment, and unbuffered stderr turned each into
+            // a system call (10 s for 100 diagnostics on a long line).
+            let writer = BufferWriter::stderr(choice);
+            let mut buffer = writer.buffer();
+            let _ = render::human(&mut buffer, map, diagnostics);
+            let _ = writer.print(&buffer);
         }
         Format::Json => {
             let _ = std::io::stdout().write_all(render::json_lines(map, diagnostics).as_bytes());

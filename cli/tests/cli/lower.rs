@@ -64,7 +64,11 @@ fn compile_writes_a_table_the_runtime_loads() {
 #[test]
 fn writes_remove_temporaries_left_by_killed_runs() {
     let dir = tempfile::tempdir().expect("tempdir");
-    write(dir.path(), "web.stpc", &format!("{HEAD}{}", contract("web", "", "allow")));
+    write(
+        dir.path(),
+        "web.stpc",
+        &format!("{HEAD}{}", contract("web", "", "allow")),
+    );
     // PIDs never exceed 2^22 on Linux, so this process cannot exist.
     write(dir.path(), ".web.json.stpc-tmp-4294967", "half a table");
     let live = format!(".web.json.stpc-tmp-{}", std::process::id());
@@ -72,7 +76,10 @@ fn writes_remove_temporaries_left_by_killed_runs() {
     let out = stpc(dir.path(), &["compile", "web.stpc", "-o", "web.json"]);
     assert_eq!(out.status.code(), Some(0));
     assert!(!dir.path().join(".web.json.stpc-tmp-4294967").exists());
-    assert!(dir.path().join(&live).exists(), "a live process's file is kept");
+    assert!(
+        dir.path().join(&live).exists(),
+        "a live process's file is kept"
+    );
 }
 
 #[test]

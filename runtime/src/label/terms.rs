@@ -57,6 +57,12 @@ pub const SUFFIXES: &[&str] = &[
 /// Words at least this long get one typo of tolerance.
 pub const FUZZY_MIN: usize = 7;
 
+/// Longest word the typo pass reads. Its neighbourhood is quadratic in the
+/// word's length, and no word of any language the labeler reads is this
+/// long; a run of text without spaces (a token, a blob) is matched exactly
+/// only.
+pub const FUZZY_MAX: usize = 64;
+
 /// Entries whose last word is shorter than this match that word exactly:
 /// no ending, so `me` does not match `men` nor `i` match `is`.
 pub const ENDINGS_MIN: usize = 4;
@@ -235,7 +241,8 @@ impl TermIndex {
             let touched = merged
                 .get(next)
                 .is_some_and(|&(s, e)| s < range.end && range.start < e);
-            if word.chars().count() < FUZZY_MIN || touched {
+            let n = word.chars().count();
+            if !(FUZZY_MIN..=FUZZY_MAX).contains(&n) || touched {
                 continue;
             }
             if let Some((lexicon, entry)) = self.near_entry(word, chars, key) {
