@@ -51,7 +51,7 @@ fn events() -> Vec<(&'static str, Value, &'static str)> {
         ),
         (
             "calendar_lookup",
-            json!({"range": "semaine 47", "attendee": "Camille Lefèvre"}),
+            json!({"range": "semaine 12", "attendee": "Camille Lefèvre"}),
             "cal.corp.example/v2/events",
         ),
         (

@@ -126,9 +126,9 @@ fn unmatched_text_keeps_the_fallback() {
 #[test]
 fn identifiers_split_into_words_but_acronyms_stay_whole() {
     let l = labeler(&["sick days", "gmbh"], false);
-    assert!(hits(&l, "sickDaysYtd"));
-    assert!(hits(&l, "sick_days_ytd"));
-    assert!(hits(&l, "Lumen Optics GmbH"));
+    assert!(hits(&l, "sickDaysTotal"));
+    assert!(hits(&l, "sick_days_total"));
+    assert!(hits(&l, "Nordlicht Werkzeuge GmbH"));
 }
 
 #[test]
