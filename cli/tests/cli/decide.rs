@@ -3,7 +3,7 @@
 //! and digests filtered) and exit codes (0 ok, 1 problems, 2 usage or I/O
 //! failure or a refused table).
 
-use crate::support::{settings, stpc, workspace, SEARCH};
+use crate::support::{json_lines, settings, stpc, workspace, SEARCH};
 
 const TOPICAL_SPECULATIVE: &str = r#"{"tool": "search", "args": {"q": "eviction notice for jane@example.com"}, "destination": "search.example", "mode": "speculative", "confidence": 0.9, "branch": "b1"}"#;
 
@@ -124,11 +124,7 @@ fn decide_never_assumes_the_mode_or_the_confidence() {
         &stream,
     );
     assert_eq!(run.code, 1, "{}", run.transcript());
-    let lines: Vec<serde_json::Value> = run
-        .stdout
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let lines = json_lines(&run.stdout);
     assert_eq!(lines.len(), 3, "{}", run.stdout);
     assert!(
         lines[0]["error"].as_str().unwrap().contains("no `mode`"),
@@ -579,11 +575,7 @@ fn destinations_that_parsers_read_differently_are_refused() {
         ],
         &stream,
     );
-    let lines: Vec<serde_json::Value> = run
-        .stdout
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let lines = json_lines(&run.stdout);
     assert_eq!(lines.len(), 5, "{}", run.transcript());
     for refused in &lines[..4] {
         assert_eq!(refused["action"], "block", "{refused}");
@@ -716,11 +708,7 @@ fn a_full_disk_blocks_every_event_and_fails_the_run() {
         &stream,
     );
     assert_eq!(run.code, 1, "{}", run.transcript());
-    let lines: Vec<serde_json::Value> = run
-        .stdout
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let lines = json_lines(&run.stdout);
     assert_eq!(lines.len(), 2, "{}", run.transcript());
     for l in &lines {
         assert_eq!(l["action"], "block", "{l}");
@@ -797,11 +785,7 @@ fn verify_rechecks_a_table_without_its_source() {
     std::fs::write(p.join("resealed.json"), resealed).unwrap();
     let bad = stpc(p, &["verify", "--format", "json", "resealed.json"], "");
     assert_eq!(bad.code, 1, "{}", bad.transcript());
-    let codes: Vec<serde_json::Value> = bad
-        .stdout
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let codes = json_lines(&bad.stdout);
     let fail_closed = codes
         .iter()
         .find(|d| d["code"] == "E0603")

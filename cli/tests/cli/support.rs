@@ -89,3 +89,11 @@ fn regex_escape(s: &str) -> String {
         })
         .collect()
 }
+
+/// Standard output of `--format json`: one JSON value per line.
+pub fn json_lines(stdout: &str) -> Vec<serde_json::Value> {
+    stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}

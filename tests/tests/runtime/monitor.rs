@@ -352,20 +352,26 @@ fn debug_output_never_shows_values() {
     assert!(!format!("{recs:?}").contains("secret"));
 }
 
-#[test]
-fn jsonl_sink_records_and_scrubs_raw_args_after_commit() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("audit.jsonl");
+/// A monitor of the test table with `with raw args` and `scrub after
+/// commit`, auditing to a JSON-lines file.
+fn scrubbing_jsonl_monitor(path: &std::path::Path) -> Monitor {
     let opts = stpc_tests::web_search_table::Options {
         raw_args: true,
         scrub: true,
         ..Default::default()
     };
-    let mut m = Monitor::new(
+    Monitor::new(
         Arc::new(stpc_tests::web_search_table::web_search_table(&opts)),
-        Box::new(JsonLinesSink::open(&path).unwrap()),
+        Box::new(JsonLinesSink::open(path).unwrap()),
     )
-    .unwrap();
+    .unwrap()
+}
+
+#[test]
+fn jsonl_sink_records_and_scrubs_raw_args_after_commit() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("audit.jsonl");
+    let mut m = scrubbing_jsonl_monitor(&path);
     m.begin_task("t1").unwrap();
     m.submit(committed("weather in Porto")).unwrap();
     m.submit(spec("recipe for bread", "b1", 0.9)).unwrap();
@@ -391,16 +397,7 @@ fn a_torn_audit_line_never_wedges_scrub_or_the_next_task() {
     let path = dir.path().join("audit.jsonl");
     // An earlier run died mid-record: half a line with part of a raw value.
     std::fs::write(&path, "{\"task\":\"t0\",\"raw_args\":{\"q\":\"my evic").unwrap();
-    let opts = stpc_tests::web_search_table::Options {
-        raw_args: true,
-        scrub: true,
-        ..Default::default()
-    };
-    let mut m = Monitor::new(
-        Arc::new(stpc_tests::web_search_table::web_search_table(&opts)),
-        Box::new(JsonLinesSink::open(&path).unwrap()),
-    )
-    .unwrap();
+    let mut m = scrubbing_jsonl_monitor(&path);
     for task in ["t1", "t2"] {
         m.begin_task(task).unwrap();
         m.submit(committed("weather in Porto")).unwrap();
@@ -427,16 +424,7 @@ fn a_torn_audit_line_never_wedges_scrub_or_the_next_task() {
 fn a_failed_scrub_still_ends_the_task() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("audit.jsonl");
-    let opts = stpc_tests::web_search_table::Options {
-        raw_args: true,
-        scrub: true,
-        ..Default::default()
-    };
-    let mut m = Monitor::new(
-        Arc::new(stpc_tests::web_search_table::web_search_table(&opts)),
-        Box::new(JsonLinesSink::open(&path).unwrap()),
-    )
-    .unwrap();
+    let mut m = scrubbing_jsonl_monitor(&path);
     m.begin_task("t1").unwrap();
     m.submit(committed("weather in Porto")).unwrap();
     // The audit file is replaced by a directory: scrub cannot read it.
