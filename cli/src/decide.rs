@@ -46,6 +46,14 @@ pub struct DecideArgs {
     /// span, and the hard negatives that dropped one).
     #[arg(long)]
     pub explain: bool,
+    /// Most deferred events a task holds; past it, an event that would be
+    /// deferred is blocked (`queue_full`).
+    #[arg(long, value_name = "N", default_value_t = stpc_runtime::Limits::default().deferred)]
+    pub max_deferred: usize,
+    /// Most shadowed results a task holds; past it, an event that would be
+    /// shadowed is blocked (`queue_full`).
+    #[arg(long, value_name = "N", default_value_t = stpc_runtime::Limits::default().shadowed)]
+    pub max_shadowed: usize,
     /// Signature requirements.
     #[command(flatten)]
     pub trust: crate::sign::TrustArgs,
@@ -138,7 +146,11 @@ pub fn table_or_contract(
 
 /// A monitor over the table with a stub for every declared substitute (the
 /// CLI has no real ones: the stub's result names the substitute).
-fn monitor(table: Table, audit: Option<&str>) -> Result<Monitor, String> {
+fn monitor(
+    table: Table,
+    audit: Option<&str>,
+    limits: stpc_runtime::Limits,
+) -> Result<Monitor, String> {
     let engine =
         Engine::new(Arc::new(table)).map_err(|e| format!("cannot compile the table: {e}"))?;
     let sink: Box<dyn AuditSink + Send> = match audit {
@@ -155,6 +167,7 @@ fn monitor(table: Table, audit: Option<&str>) -> Result<Monitor, String> {
         .map(|s| s.name.clone())
         .collect();
     let mut m = Monitor::with_engine(Arc::new(engine), sink);
+    m.set_limits(limits);
     for name in names {
         let n = name.clone();
         m.register_substitute(name, Box::new(move |_| json!({"substitute": n})));
@@ -211,26 +224,20 @@ impl Session {
         self.ensure_task(ev.task.as_deref())?;
         let engine = Arc::clone(self.monitor.engine());
         let table = engine.table();
-        // The cell, from the same inputs the monitor is about to use.
-        let (labels, labeling) = event::labels_why(&engine, ev, self.explain)?;
-        let budgets: Vec<bool> = table
-            .budgets
-            .iter()
-            .enumerate()
-            .map(|(i, b)| self.monitor.budget_used(i).is_none_or(|u| u >= b.limit))
-            .collect();
-        let field_refs: Vec<(&str, u32)> = labels
-            .fields
-            .iter()
-            .map(|(f, l)| (f.as_str(), *l))
-            .collect();
-        let q = event::query(ev, &labels, &field_refs, &budgets);
-        let cell = engine.decider().decide(&q);
+        // The labels and the cell are the monitor's own (the event is
+        // labeled once); `--explain` labels it again, with the reasons.
+        let labeling = if self.explain {
+            event::labels_why(&engine, ev, true)?.1
+        } else {
+            None
+        };
         let decided = self
             .monitor
             .submit(ev.proposed())
             .map_err(|e| e.to_string())?;
-        let mut out = self.describe(decided, cell.cell, cell.rule_id)?;
+        let labels = decided.labels().clone();
+        let cell = decided.cell();
+        let mut out = self.describe(decided, cell)?;
         if let Value::Object(m) = &mut out {
             // Fields a REWRITE changed: names only.
             let changed: Vec<String> = match (m.get("args"), &ev.args) {
@@ -259,7 +266,6 @@ impl Session {
         &mut self,
         decided: Decided,
         cell: Option<u32>,
-        cell_rule: Option<u32>,
     ) -> Result<Value, String> {
         let action = decided.action();
         let rule_id = decided.rule_id();
@@ -293,7 +299,7 @@ impl Session {
             "action": action.as_str(),
             "rule_id": rule_id,
             "rule_name": rule_name,
-            "cell": if cell_rule.is_some() && cell_rule == rule_id { cell.map_or(Value::Null, Value::from) } else { Value::Null },
+            "cell": cell.map_or(Value::Null, Value::from),
             "reason": reason,
             "args": args,
             "substitute": substitute,
@@ -307,7 +313,10 @@ impl Session {
         let mut out = Vec::new();
         for p in promoted {
             let mut v = match p {
-                Promoted::Decided(d) => self.describe(d, None, None)?,
+                Promoted::Decided(d) => {
+                    let cell = d.cell();
+                    self.describe(d, cell)?
+                }
                 Promoted::Reused(s) => json!({
                     "seq": s.seq(), "action": "shadow", "reason": "reused", "substitute": s.substitute(),
                 }),
@@ -347,7 +356,11 @@ pub fn run(global: &Global, args: DecideArgs) -> Outcome {
             return Outcome::Failure;
         }
     };
-    let monitor = match monitor(table, args.audit.as_deref()) {
+    let limits = stpc_runtime::Limits {
+        deferred: args.max_deferred,
+        shadowed: args.max_shadowed,
+    };
+    let monitor = match monitor(table, args.audit.as_deref(), limits) {
         Ok(m) => m,
         Err(message) => {
             output::fail(global, &message);

@@ -120,20 +120,34 @@ pub fn without_query(s: &str) -> Option<String> {
 /// Match `text` against `glob`, ASCII case-insensitively: `*` matches any
 /// sequence of characters, `?` exactly one. Hand-written because two
 /// metacharacters do not justify a glob crate; linear-time backtracking on
-/// the last `*` only.
+/// the last `*` only, over bytes when both sides are ASCII (no allocation:
+/// the destination labeler matches every address rule's glob per call).
 #[must_use]
 pub fn glob_match(glob: &str, text: &str) -> bool {
+    if glob.is_ascii() && text.is_ascii() {
+        return glob_units(glob.as_bytes(), text.as_bytes(), u8::eq_ignore_ascii_case);
+    }
     let g: Vec<char> = glob.chars().collect();
     let t: Vec<char> = text.chars().collect();
+    glob_units(&g, &t, char::eq_ignore_ascii_case)
+}
+
+/// The matcher of [`glob_match`] over bytes or characters.
+fn glob_units<T: Copy + PartialEq + From<u8>>(
+    g: &[T],
+    t: &[T],
+    eq: impl Fn(&T, &T) -> bool,
+) -> bool {
+    let (star_unit, any_unit) = (T::from(b'*'), T::from(b'?'));
     let (mut gi, mut ti) = (0usize, 0usize);
     let mut star: Option<(usize, usize)> = None;
     while ti < t.len() {
         match (g.get(gi), t.get(ti)) {
-            (Some('*'), _) => {
+            (Some(gc), _) if *gc == star_unit => {
                 star = Some((gi, ti));
                 gi += 1;
             }
-            (Some(gc), Some(tc)) if *gc == '?' || gc.eq_ignore_ascii_case(tc) => {
+            (Some(gc), Some(tc)) if *gc == any_unit || eq(gc, tc) => {
                 gi += 1;
                 ti += 1;
             }
@@ -148,5 +162,5 @@ pub fn glob_match(glob: &str, text: &str) -> bool {
         }
     }
     g.get(gi..)
-        .is_some_and(|rest| rest.iter().all(|c| *c == '*'))
+        .is_some_and(|rest| rest.iter().all(|c| *c == star_unit))
 }

@@ -17,6 +17,8 @@
 //! engine). One [`RegexSet`] of every kind finds, in one pass over a value,
 //! which kinds occur.
 
+use std::sync::{Arc, OnceLock};
+
 use regex::{Regex, RegexSet};
 
 use crate::table::EntityKind;
@@ -92,28 +94,44 @@ pub fn pattern(kind: EntityKind) -> &'static str {
     }
 }
 
-/// The compiled recognisers, one per kind.
-#[derive(Debug, Clone)]
+/// The compiled recognisers.
+///
+/// They do not depend on the table, so one set serves every engine of a
+/// process ([`Recognisers::shared`]), and each kind's own expression (for
+/// finding and redacting, not for detecting) is compiled the first time a
+/// rewrite needs it: an engine's start-up pays for the detecting set only.
+#[derive(Debug)]
 pub struct Recognisers {
-    by_kind: Vec<(EntityKind, Regex)>,
+    by_kind: [OnceLock<Option<Regex>>; EntityKind::ALL.len()],
     /// Every kind, in [`EntityKind::ALL`] order.
     any: RegexSet,
 }
 
 impl Recognisers {
-    /// Compile every recogniser.
+    /// Compile the detecting set (the set compiles exactly when every
+    /// kind's expression does).
     ///
     /// # Errors
     ///
-    /// The first kind whose expression does not compile (a bug, caught by tests).
+    /// A kind whose expression does not compile (a bug, caught by tests).
     pub fn new() -> Result<Recognisers, EntityKind> {
-        let mut by_kind = Vec::with_capacity(EntityKind::ALL.len());
-        for kind in EntityKind::ALL {
-            let re = Regex::new(pattern(kind)).map_err(|_| kind)?;
-            by_kind.push((kind, re));
-        }
         let any = RegexSet::new(EntityKind::ALL.map(pattern)).map_err(|_| EntityKind::ALL[0])?;
-        Ok(Recognisers { by_kind, any })
+        Ok(Recognisers {
+            by_kind: std::array::from_fn(|_| OnceLock::new()),
+            any,
+        })
+    }
+
+    /// The recognisers of this process, compiled on first use.
+    ///
+    /// # Errors
+    ///
+    /// As [`Recognisers::new`].
+    pub fn shared() -> Result<Arc<Recognisers>, EntityKind> {
+        static SHARED: OnceLock<Result<Arc<Recognisers>, EntityKind>> = OnceLock::new();
+        SHARED
+            .get_or_init(|| Recognisers::new().map(Arc::new))
+            .clone()
     }
 
     /// Which kinds occur in `text`, indexed as [`EntityKind::ALL`], in one
@@ -129,10 +147,11 @@ impl Recognisers {
     }
 
     fn regex(&self, kind: EntityKind) -> Option<&Regex> {
+        let i = EntityKind::ALL.iter().position(|k| *k == kind)?;
         self.by_kind
-            .iter()
-            .find(|(k, _)| *k == kind)
-            .map(|(_, r)| r)
+            .get(i)?
+            .get_or_init(|| Regex::new(pattern(kind)).ok())
+            .as_ref()
     }
 
     /// Whether `text` contains an entity of `kind`. Fails closed: a missing

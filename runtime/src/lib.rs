@@ -37,7 +37,7 @@ pub use engine::Engine;
 pub use error::{AuditError, DecideError, LoadError, MonitorError};
 pub use label::{Labeler, Labels};
 pub use monitor::{
-    Completed, Decided, Deferred, Denial, DispatchTicket, Dispatched, Issued, LabelHook, Monitor,
-    Outcome, Promoted, ProposedEvent, Reason, Shadowed, SubstituteFn, ToolCall,
+    Completed, Decided, Deferred, Denial, DispatchTicket, Dispatched, Issued, LabelHook, Limits,
+    Monitor, Outcome, Promoted, ProposedEvent, Reason, Shadowed, SubstituteFn, ToolCall,
 };
 pub use table::{Action, Table};

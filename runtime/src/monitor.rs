@@ -83,6 +83,29 @@ struct Task {
     shadowed: Vec<ShadowPending>,
 }
 
+/// Bounds on what one task holds in memory: events waiting on their branch
+/// (DEFER) and substitute results waiting for promotion (SHADOW). An event
+/// that would go past a bound is BLOCKed with [`Reason::QueueFull`] instead
+/// of growing memory (fail closed: it is neither dispatched nor kept).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Deferred events per task.
+    pub deferred: usize,
+    /// Shadowed results per task.
+    pub shadowed: usize,
+}
+
+impl Default for Limits {
+    /// 4,096 of each: far beyond any speculative frontier an agent keeps
+    /// open, and a few megabytes at most.
+    fn default() -> Limits {
+        Limits {
+            deferred: 4096,
+            shadowed: 4096,
+        }
+    }
+}
+
 /// The runtime monitor of one agent session.
 pub struct Monitor {
     engine: Arc<Engine>,
@@ -92,6 +115,7 @@ pub struct Monitor {
     generation: u64,
     next_seq: u64,
     label_hook: Option<LabelHook>,
+    limits: Limits,
 }
 
 impl std::fmt::Debug for Monitor {
@@ -126,7 +150,20 @@ impl Monitor {
             generation: 0,
             next_seq: 0,
             label_hook: None,
+            limits: Limits::default(),
         }
+    }
+
+    /// Sets the bounds on a task's queues (see [`Limits`]); they apply to
+    /// the events decided from now on.
+    pub fn set_limits(&mut self, limits: Limits) {
+        self.limits = limits;
+    }
+
+    /// The bounds on a task's queues.
+    #[must_use]
+    pub fn limits(&self) -> Limits {
+        self.limits
     }
 
     /// The engine.
@@ -494,14 +531,20 @@ impl Monitor {
         let acted = self.act(&engine, &event, &labeled, &verdict);
         let acted = self.audit(&engine, seq, &event, &labeled, &verdict, acted);
         let (action, reason, outcome) = self.settle(seq, event, &labeled, acted)?;
+        let (rule_id, rule_name, cell) = (
+            verdict.decision.rule_id,
+            verdict.decision.rule_name.to_owned(),
+            verdict.decision.cell,
+        );
         Ok(Decided::new(
             seq,
             action,
-            verdict.decision.rule_id,
-            verdict.decision.rule_name.to_owned(),
+            rule_id,
+            rule_name,
             reason,
             outcome,
-        ))
+        )
+        .with_basis(labeled.labels, cell))
     }
 
     /// Step 1: resolve the tool and destination and label the event (then
@@ -510,10 +553,17 @@ impl Monitor {
         let decider = engine.decider();
         let tool = decider.tool_id(&event.tool);
         let dest = decider.destination_id(&event.destination);
-        let mut labels = engine
-            .labeler()
-            .label(&event.tool, &event.args, dest, &event.destination);
-        if let Some(hook) = self.label_hook.as_mut() {
+        // Arguments beyond the limits are not read at all: the event is
+        // refused on the limit, before any labeler pass over them.
+        let beyond_limits = crate::label::check_limits(&event.args).err();
+        let mut labels = if beyond_limits.is_some() {
+            Labels::default()
+        } else {
+            engine
+                .labeler()
+                .label(&event.tool, &event.args, dest, &event.destination)
+        };
+        if let Some(hook) = self.label_hook.as_mut().filter(|_| beyond_limits.is_none()) {
             hook(event, &mut labels);
             labels.args = rejoin(
                 &engine.table().lattices.args,
@@ -527,7 +577,7 @@ impl Monitor {
             dest,
             labels,
             speculative,
-            beyond_limits: crate::label::check_limits(&event.args).err(),
+            beyond_limits,
         }
     }
 
@@ -576,8 +626,39 @@ impl Monitor {
     /// of ALLOW and REWRITE (re-labelled below the cut, A3), the substitute's
     /// result of SHADOW. A rewrite that leaves a forbidden field, or a
     /// SHADOW without a registered substitute, falls back to DEFER
-    /// (speculative) or BLOCK (committed).
+    /// (speculative) or BLOCK (committed); an event that would overfill its
+    /// task's queue is BLOCKed.
     fn act(
+        &self,
+        engine: &Engine,
+        event: &ProposedEvent,
+        labeled: &Labeled,
+        verdict: &Verdict<'_>,
+    ) -> Acted {
+        let acted = self.act_on_cell(engine, event, labeled, verdict);
+        let Some(task) = &self.task else {
+            return acted;
+        };
+        let full = match (acted.action, &acted.payload) {
+            (Action::Defer, _) => {
+                (task.deferred.len() >= self.limits.deferred).then_some("deferred")
+            }
+            (Action::Shadow, Payload::Shadow { .. }) => {
+                (task.shadowed.len() >= self.limits.shadowed).then_some("shadowed")
+            }
+            _ => None,
+        };
+        match full {
+            Some(queue) => Acted {
+                action: Action::Block,
+                reason: Reason::QueueFull { queue },
+                payload: Payload::Nothing,
+            },
+            None => acted,
+        }
+    }
+
+    fn act_on_cell(
         &self,
         engine: &Engine,
         event: &ProposedEvent,

@@ -7,6 +7,7 @@
 use serde_json::Value;
 
 use crate::error::DecideError;
+use crate::label::Labels;
 use crate::table::{Action, OnPromote};
 
 fn shape(v: &Value) -> String {
@@ -210,6 +211,12 @@ pub enum Reason {
     NoSubstitute,
     /// The audit sink failed, so nothing was dispatched.
     AuditFailed,
+    /// The task already holds as many deferred events or shadowed results
+    /// as its [`crate::monitor::Limits`] allow; the event is BLOCKed.
+    QueueFull {
+        /// `deferred` or `shadowed`.
+        queue: &'static str,
+    },
 }
 
 impl Reason {
@@ -222,6 +229,7 @@ impl Reason {
             Reason::RewriteInsufficient { .. } => "rewrite_insufficient",
             Reason::NoSubstitute => "no_substitute",
             Reason::AuditFailed => "audit_failed",
+            Reason::QueueFull { .. } => "queue_full",
         }
     }
 }
@@ -235,6 +243,8 @@ pub struct Decided {
     rule_name: String,
     reason: Reason,
     outcome: Outcome,
+    labels: Labels,
+    cell: Option<u32>,
 }
 
 impl Decided {
@@ -253,7 +263,31 @@ impl Decided {
             rule_name,
             reason,
             outcome,
+            labels: Labels::default(),
+            cell: None,
         }
+    }
+
+    /// The labels and table cell the decision was made on.
+    pub(crate) fn with_basis(mut self, labels: Labels, cell: Option<u32>) -> Decided {
+        self.labels = labels;
+        self.cell = cell;
+        self
+    }
+
+    /// The labels the decision was made on (before any rewrite): what an
+    /// embedder reports without labeling the event a second time. Empty
+    /// when the arguments were beyond the limits and were not read.
+    #[must_use]
+    pub fn labels(&self) -> &Labels {
+        &self.labels
+    }
+
+    /// The table cell of the decision; `None` when it failed closed before
+    /// reaching one.
+    #[must_use]
+    pub fn cell(&self) -> Option<u32> {
+        self.cell
     }
 
     /// Sequence number.

@@ -222,30 +222,68 @@ fn splice(text: &str, mut ranges: Vec<(std::ops::Range<usize>, String)>) -> Stri
     out
 }
 
-/// Apply one step to one string.
-fn apply_step(table: &Table, labeler: &Labeler, rw: &Rewriter, step: &Step, text: &str) -> String {
-    match step {
-        Step::ReplaceLexicon { lexicon, with } => {
-            let entries = table
-                .lexicons
-                .get(*lexicon as usize)
-                .map(|l| l.entries.as_slice())
-                .unwrap_or(&[]);
-            let ranges = labeler
-                .lexicon_matches(text)
-                .into_iter()
-                .filter(|(l, _, _)| l == lexicon)
-                .map(|(_, e, r)| {
-                    let rep = entries
-                        .get(e as usize)
-                        .and_then(|en| en.replacement.clone())
-                        .or_else(|| with.clone())
-                        .unwrap_or_else(|| DEFAULT_REPLACEMENT.to_owned());
-                    (r, rep)
-                })
-                .collect();
-            splice(text, ranges)
+/// The replacements of one `replace lexicon` step, from the matches of
+/// every lexicon in the text.
+fn replace_lexicon(
+    table: &Table,
+    matches: &[(u32, u32, std::ops::Range<usize>)],
+    lexicon: u32,
+    with: Option<&String>,
+    text: &str,
+) -> String {
+    let entries = table
+        .lexicons
+        .get(lexicon as usize)
+        .map(|l| l.entries.as_slice())
+        .unwrap_or(&[]);
+    let ranges = matches
+        .iter()
+        .filter(|(l, _, _)| *l == lexicon)
+        .map(|(_, e, r)| {
+            let rep = entries
+                .get(*e as usize)
+                .and_then(|en| en.replacement.clone())
+                .or_else(|| with.cloned())
+                .unwrap_or_else(|| DEFAULT_REPLACEMENT.to_owned());
+            (r.clone(), rep)
+        })
+        .collect();
+    splice(text, ranges)
+}
+
+/// Apply a run of steps (none of them `constant`) to one string. The
+/// lexicon matches are computed once and reused by every `replace lexicon`
+/// step until a step changes the text: a std transform has one such step
+/// per sensitive lexicon, and each used to scan the whole text again.
+fn apply_steps(
+    table: &Table,
+    labeler: &Labeler,
+    rw: &Rewriter,
+    steps: &[&Step],
+    text: &str,
+) -> String {
+    let mut text = text.to_owned();
+    let mut matches: Option<Vec<(u32, u32, std::ops::Range<usize>)>> = None;
+    for step in steps {
+        let next = match step {
+            Step::ReplaceLexicon { lexicon, with } => {
+                let m = matches.get_or_insert_with(|| labeler.lexicon_matches(&text));
+                replace_lexicon(table, m, *lexicon, with.as_ref(), &text)
+            }
+            other => apply_step(labeler, rw, other, &text),
+        };
+        if next != text {
+            text = next;
+            matches = None;
         }
+    }
+    text
+}
+
+/// Apply one step other than `replace lexicon` to one string.
+fn apply_step(labeler: &Labeler, rw: &Rewriter, step: &Step, text: &str) -> String {
+    match step {
+        Step::ReplaceLexicon { .. } => text.to_owned(),
         Step::RedactEntity { kind, with } => {
             let rep = with
                 .clone()
@@ -272,13 +310,21 @@ fn map_strings(v: &mut Value, f: &mut dyn FnMut(&str) -> String) {
     }
 }
 
-/// Apply a transform to one field value in place.
+/// Apply a transform to one field value in place. Steps apply to each
+/// string in order; a `constant` step replaces the whole value, and the
+/// steps after it apply to the constant.
 pub fn apply(table: &Table, labeler: &Labeler, rw: &Rewriter, tr: &Transform, v: &mut Value) {
+    let mut run: Vec<&Step> = Vec::new();
     for step in &tr.steps {
         if let Step::Constant { value } = step {
+            // What the run would have done is replaced anyway.
+            run.clear();
             *v = Value::String(value.clone());
         } else {
-            map_strings(v, &mut |s| apply_step(table, labeler, rw, step, s));
+            run.push(step);
         }
+    }
+    if !run.is_empty() {
+        map_strings(v, &mut |s| apply_steps(table, labeler, rw, &run, s));
     }
 }

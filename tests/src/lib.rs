@@ -7,6 +7,7 @@
 //!   eval and table-tool tests do not depend on the compiler's lowering;
 //!   [`web_search_table`] and [`policy_tables`] are the contracts built with it.
 
+pub mod event_mix;
 pub mod fixtures;
 pub mod generated;
 pub mod lowering;

@@ -47,6 +47,7 @@
 
 pub mod terms;
 pub mod text;
+mod trie;
 
 use aho_corasick::{AhoCorasick, MatchKind};
 use regex::{Regex, RegexSet};
@@ -54,6 +55,8 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::address;
+use std::sync::Arc;
+
 use crate::entity::Recognisers;
 use crate::error::LoadError;
 use crate::table::{AddressKind, Condition, EntityKind, LabelRule, Lattice, Table};
@@ -254,12 +257,16 @@ pub struct Labeler {
     /// declare has its name labeled too).
     tool_fields: Vec<(Box<str>, Vec<Box<str>>)>,
     /// Entity recognisers, shared with the rewriter.
-    pub(crate) entities: Recognisers,
+    pub(crate) entities: Arc<Recognisers>,
 }
 
 /// Compile-time limits the compiler checks with the runtime's numbers.
 pub mod limits {
-    /// Size limit of one pattern's compiled program (bytes).
+    /// Size limit of one pattern's compiled program (bytes). The compiler
+    /// refuses a pattern over it, naming the pattern; the runtime compiles
+    /// every pattern once, in the set, and so enforces [`PATTERN_SET_SIZE`]
+    /// (it names the first pattern over this limit only to explain why a
+    /// set failed).
     pub const PATTERN_SIZE: usize = 1 << 20;
     /// Size limit of the set of every pattern of a table (bytes).
     pub const PATTERN_SET_SIZE: usize = 1 << 23;
@@ -270,7 +277,8 @@ pub mod limits {
 
 struct Builder<'t> {
     table: &'t Table,
-    patterns: Vec<String>,
+    /// Each distinct pattern, with the first rule that uses it.
+    patterns: Vec<(String, (&'static str, usize))>,
     exact: Vec<bool>,
     terms: Vec<bool>,
     parts: Vec<bool>,
@@ -295,18 +303,10 @@ impl Builder<'_> {
             Condition::Terms { lexicons } => Cond::Terms(mark(&mut self.terms, lexicons)?),
             Condition::Parts { lexicons } => Cond::Parts(mark(&mut self.parts, lexicons)?),
             Condition::Pattern { regex } => {
-                // Compile alone first so the error names the rule.
-                regex::RegexBuilder::new(regex)
-                    .size_limit(limits::PATTERN_SIZE)
-                    .build()
-                    .map_err(|_| LoadError::BadPattern {
-                        labeler: which,
-                        rule,
-                    })?;
-                let i = match self.patterns.iter().position(|p| p == regex) {
+                let i = match self.patterns.iter().position(|(p, _)| p == regex) {
                     Some(i) => i,
                     None => {
-                        self.patterns.push(regex.clone());
+                        self.patterns.push((regex.clone(), (which, rule)));
                         self.patterns.len() - 1
                     }
                 };
@@ -423,18 +423,30 @@ impl Labeler {
         let patterns = if b.patterns.is_empty() {
             None
         } else {
-            Some(
-                regex::RegexSetBuilder::new(&b.patterns)
-                    .size_limit(limits::PATTERN_SET_SIZE)
-                    .dfa_size_limit(limits::PATTERN_DFA_CACHE)
-                    .build()
-                    .map_err(|_| LoadError::BadPattern {
-                        labeler: "args",
-                        rule: 0,
-                    })?,
-            )
+            let built = regex::RegexSetBuilder::new(b.patterns.iter().map(|(p, _)| p))
+                .size_limit(limits::PATTERN_SET_SIZE)
+                .dfa_size_limit(limits::PATTERN_DFA_CACHE)
+                .build();
+            // Each pattern is compiled once, in the set; only when the set
+            // fails is each compiled alone, so the error names the rule.
+            match built {
+                Ok(set) => Some(set),
+                Err(_) => {
+                    let (labeler, rule) = b
+                        .patterns
+                        .iter()
+                        .find(|(p, _)| {
+                            regex::RegexBuilder::new(p)
+                                .size_limit(limits::PATTERN_SIZE)
+                                .build()
+                                .is_err()
+                        })
+                        .map_or(("args", 0), |(_, at)| *at);
+                    return Err(LoadError::BadPattern { labeler, rule });
+                }
+            }
         };
-        let entities = Recognisers::new().map_err(|_| {
+        let entities = Recognisers::shared().map_err(|_| {
             LoadError::invalid("entity recognisers", "failed to compile (a runtime bug)")
         })?;
         Ok(Labeler {
@@ -443,7 +455,7 @@ impl Labeler {
             terms: TermIndex::new(&table.lexicons, &b.terms, Mode::Words)?,
             parts: TermIndex::new(&table.lexicons, &b.parts, Mode::Parts)?,
             patterns,
-            pattern_text: b.patterns,
+            pattern_text: b.patterns.into_iter().map(|(p, _)| p).collect(),
             lexicon_names: table.lexicons.iter().map(|l| l.name.clone()).collect(),
             entries: table
                 .lexicons

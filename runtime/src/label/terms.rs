@@ -34,13 +34,12 @@
 //! (see the book's labeling chapter).
 
 use std::collections::HashMap;
-
-use foldhash::fast::FixedState;
 use std::ops::Range;
 
-use aho_corasick::{AhoCorasick, MatchKind};
+use foldhash::fast::FixedState;
 
-use super::text::{fold, Folded};
+use super::text::Folded;
+use super::trie::Automaton;
 use crate::error::LoadError;
 use crate::table::Lexicon;
 
@@ -95,7 +94,6 @@ struct Pat {
 #[derive(Debug, Default)]
 pub(crate) struct TypoScratch {
     chars: Vec<char>,
-    key: String,
 }
 
 /// A kept hit: which entry, and where in the folded text.
@@ -111,49 +109,109 @@ pub struct Hit {
     pub fuzzy: bool,
 }
 
+/// A long single-word entry of the typo pass.
+#[derive(Clone, Copy, Debug)]
+struct Long {
+    lexicon: u32,
+    entry: u32,
+    /// Its folded characters in [`TermIndex::long_chars`].
+    chars: (u32, u32),
+}
+
 /// The compiled entries of every lexicon, for one mode.
 #[derive(Debug, Default)]
 pub(crate) struct TermIndex {
-    automaton: Option<AhoCorasick>,
+    automaton: Automaton,
     pats: Vec<Pat>,
-    /// Fuzzy neighbourhood: a long single-word entry, and each of its
-    /// one-letter deletions, to the entries it came from.
-    near: HashMap<Box<str>, Vec<(u32, u32)>, FixedState>,
-    /// The folded long single-word entries, for the final edit check.
-    long: HashMap<(u32, u32), Box<[char]>, FixedState>,
+    /// Typo neighbourhood, sorted: the hash of each long single-word entry
+    /// and of each of its one-letter deletions (after the first letter),
+    /// beside the index of the entry in `long`. A hash, not the string: no
+    /// allocation per key at start-up, and a collision only adds a
+    /// candidate that the exact edit check then refuses.
+    near: Vec<(u64, u32)>,
+    /// Where each hash's run starts and ends in `near`.
+    near_at: HashMap<u64, (u32, u32), FixedState>,
+    long: Vec<Long>,
+    long_chars: Vec<char>,
+}
+
+/// FNV-1a over characters, skipping the one at `skip` (`usize::MAX`: none).
+fn key_hash(chars: &[char], skip: usize) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for (i, c) in chars.iter().enumerate() {
+        if i == skip {
+            continue;
+        }
+        for b in u32::from(*c).to_le_bytes() {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    h
 }
 
 impl TermIndex {
     /// Compiles the entries of the lexicons marked in `used`.
     pub(crate) fn new(lexicons: &[Lexicon], used: &[bool], mode: Mode) -> Result<Self, LoadError> {
         let mut index = TermIndex::default();
-        let mut patterns: Vec<String> = Vec::new();
+        let mut buffer = String::new();
+        let mut spans: Vec<Range<usize>> = Vec::new();
+        let mut folded = Folded::default();
         for ((li, lex), _) in (0u32..).zip(lexicons).zip(used).filter(|(_, u)| **u) {
             for (ei, e) in (0u32..).zip(&lex.entries) {
-                index.add(li, ei, &e.phrase, mode, &mut patterns);
+                index.add(
+                    li,
+                    ei,
+                    &e.phrase,
+                    mode,
+                    &mut folded,
+                    &mut buffer,
+                    &mut spans,
+                );
             }
         }
-        if !patterns.is_empty() {
-            index.automaton = Some(
-                AhoCorasick::builder()
-                    .match_kind(MatchKind::Standard)
-                    .build(&patterns)
-                    .map_err(|_| LoadError::BadLexicon { lexicon: 0 })?,
-            );
+        index.near.sort_unstable();
+        let mut at = 0usize;
+        for run in index.near.chunk_by(|a, b| a.0 == b.0) {
+            let (Some(&(hash, _)), Ok(start), Ok(end)) = (
+                run.first(),
+                u32::try_from(at),
+                u32::try_from(at + run.len()),
+            ) else {
+                return Err(LoadError::BadLexicon { lexicon: 0 });
+            };
+            index.near_at.insert(hash, (start, end));
+            at += run.len();
         }
+        let patterns: Vec<&[u8]> = spans
+            .iter()
+            .map(|r| buffer.as_bytes().get(r.clone()).unwrap_or(&[]))
+            .collect();
+        index.automaton = Automaton::new(&patterns).ok_or(LoadError::BadLexicon { lexicon: 0 })?;
         Ok(index)
     }
 
-    fn add(&mut self, lexicon: u32, entry: u32, phrase: &str, mode: Mode, out: &mut Vec<String>) {
+    #[allow(clippy::too_many_arguments, reason = "the reused buffers of `new`")]
+    fn add(
+        &mut self,
+        lexicon: u32,
+        entry: u32,
+        phrase: &str,
+        mode: Mode,
+        folded: &mut Folded,
+        buffer: &mut String,
+        spans: &mut Vec<Range<usize>>,
+    ) {
         let phrase = phrase.trim();
         let open_start = mode == Mode::Parts || phrase.starts_with('*');
         let open_end = mode == Mode::Parts || phrase.ends_with('*');
-        let body = fold(phrase.trim_matches('*'));
+        folded.fold(phrase.trim_matches('*'));
+        let body = folded.text.trim();
         if body.is_empty() {
             return;
         }
         let lead = if open_start { "" } else { " " };
-        let last_word = body.rsplit(' ').next().unwrap_or(&body);
+        let last_word = body.rsplit(' ').next().unwrap_or(body);
         let pat = Pat {
             lexicon,
             entry,
@@ -162,25 +220,41 @@ impl TermIndex {
             cut: false,
             exact: last_word.chars().count() < ENDINGS_MIN,
         };
-        out.push(format!("{lead}{body}"));
+        let mut push = |text: &str| {
+            let start = buffer.len();
+            buffer.push_str(lead);
+            buffer.push_str(text);
+            spans.push(start..buffer.len());
+        };
+        push(body);
         self.pats.push(pat);
         if !open_end && mode == Mode::Words {
             if let Some(stem) = body.strip_suffix(['a', 'e', 'i', 'o', 'u', 'y']) {
                 if last_word.chars().count() >= 5 {
-                    out.push(format!("{lead}{stem}"));
+                    push(stem);
                     self.pats.push(Pat { cut: true, ..pat });
                 }
             }
             let single = !body.contains(' ') && !open_start;
             if single && body.chars().count() >= FUZZY_MIN && body.chars().all(char::is_alphabetic)
             {
-                self.long
-                    .insert((lexicon, entry), body.chars().collect::<Vec<_>>().into());
-                for key in deletions(&body).chain(std::iter::once(body.clone())) {
-                    self.near
-                        .entry(key.into_boxed_str())
-                        .or_default()
-                        .push((lexicon, entry));
+                let start = u32::try_from(self.long_chars.len()).unwrap_or(u32::MAX);
+                self.long_chars.extend(body.chars());
+                let end = u32::try_from(self.long_chars.len()).unwrap_or(u32::MAX);
+                let id = u32::try_from(self.long.len()).unwrap_or(u32::MAX);
+                self.long.push(Long {
+                    lexicon,
+                    entry,
+                    chars: (start, end),
+                });
+                let chars = self
+                    .long_chars
+                    .get(start as usize..end as usize)
+                    .unwrap_or(&[]);
+                self.near.push((key_hash(chars, usize::MAX), id));
+                // The first letter is never the typo (see `within_one_edit`).
+                for skip in 1..chars.len() {
+                    self.near.push((key_hash(chars, skip), id));
                 }
             }
         }
@@ -188,27 +262,26 @@ impl TermIndex {
 
     /// Scans a folded text, appending every kept hit to `hits`.
     pub(crate) fn scan(&self, folded: &Folded, hits: &mut Vec<Hit>, typo: &mut TypoScratch) {
-        let Some(ac) = &self.automaton else { return };
+        if self.automaton.is_empty() {
+            return;
+        }
         let text = folded.text.as_str();
         let first = hits.len();
-        for m in ac.find_overlapping_iter(text) {
-            let Some(p) = self.pats.get(m.pattern().as_usize()) else {
-                continue;
-            };
-            let start = if p.open_start {
-                m.start()
-            } else {
-                m.start() + 1
-            };
-            if ends_well(text, m.end(), p) {
-                hits.push(Hit {
-                    lexicon: p.lexicon,
-                    entry: p.entry,
-                    range: start..m.end(),
-                    fuzzy: false,
-                });
-            }
-        }
+        self.automaton
+            .for_each_match(text.as_bytes(), |id, m_start, m_end| {
+                let Some(p) = self.pats.get(id as usize) else {
+                    return;
+                };
+                let start = if p.open_start { m_start } else { m_start + 1 };
+                if ends_well(text, m_end, p) {
+                    hits.push(Hit {
+                        lexicon: p.lexicon,
+                        entry: p.entry,
+                        range: start..m_end,
+                        fuzzy: false,
+                    });
+                }
+            });
         if self.near.is_empty() {
             return;
         }
@@ -230,7 +303,7 @@ impl TermIndex {
             }
         }
         let mut next = 0;
-        let TypoScratch { chars, key } = typo;
+        let TypoScratch { chars } = typo;
         for (range, _) in &folded.words {
             let Some(word) = text.get(range.clone()) else {
                 continue;
@@ -245,7 +318,7 @@ impl TermIndex {
             if !(FUZZY_MIN..=FUZZY_MAX).contains(&n) || touched {
                 continue;
             }
-            if let Some((lexicon, entry)) = self.near_entry(word, chars, key) {
+            if let Some((lexicon, entry)) = self.near_entry(word, chars) {
                 hits.push(Hit {
                     lexicon,
                     entry,
@@ -257,40 +330,28 @@ impl TermIndex {
     }
 
     /// An entry within one edit of `word`.
-    fn near_entry(
-        &self,
-        word: &str,
-        chars: &mut Vec<char>,
-        scratch: &mut String,
-    ) -> Option<(u32, u32)> {
+    fn near_entry(&self, word: &str, chars: &mut Vec<char>) -> Option<(u32, u32)> {
         chars.clear();
         chars.extend(word.chars());
         let chars: &[char] = chars;
-        let check = |key: &str| -> Option<(u32, u32)> {
-            self.near.get(key)?.iter().copied().find(|id| {
-                self.long
-                    .get(id)
-                    .is_some_and(|entry| within_one_edit(chars, entry))
-            })
+        let check = |key: u64| -> Option<(u32, u32)> {
+            let &(from, to) = self.near_at.get(&key)?;
+            self.near
+                .get(from as usize..to as usize)?
+                .iter()
+                .filter_map(|&(_, id)| self.long.get(id as usize))
+                .find(|l| {
+                    self.long_chars
+                        .get(l.chars.0 as usize..l.chars.1 as usize)
+                        .is_some_and(|entry| within_one_edit(chars, entry))
+                })
+                .map(|l| (l.lexicon, l.entry))
         };
-        if let Some(hit) = check(word) {
+        if let Some(hit) = check(key_hash(chars, usize::MAX)) {
             return Some(hit);
         }
         // The first letter is never the typo (see `within_one_edit`).
-        for skip in 1..chars.len() {
-            scratch.clear();
-            scratch.extend(
-                chars
-                    .iter()
-                    .enumerate()
-                    .filter(|(i, _)| *i != skip)
-                    .map(|(_, c)| *c),
-            );
-            if let Some(hit) = check(scratch) {
-                return Some(hit);
-            }
-        }
-        None
+        (1..chars.len()).find_map(|skip| check(key_hash(chars, skip)))
     }
 }
 
@@ -305,19 +366,6 @@ fn ends_well(text: &str, end: usize, p: &Pat) -> bool {
         return !p.cut;
     }
     !p.exact && SUFFIXES.contains(&word_rest)
-}
-
-/// Every string with one character of `word` removed.
-fn deletions(word: &str) -> impl Iterator<Item = String> + '_ {
-    let chars: Vec<char> = word.chars().collect();
-    (0..chars.len()).map(move |skip| {
-        chars
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| *i != skip)
-            .map(|(_, c)| *c)
-            .collect()
-    })
 }
 
 /// Damerau–Levenshtein distance at most one (adjacent transposition

@@ -24,7 +24,7 @@ use super::Table;
 /// Only if serialization fails (a non-finite float).
 pub fn canonical_bytes(table: &Table) -> Result<Vec<u8>, serde_json::Error> {
     // Not through `serde_json::Value`: its map sorts keys, and the rule is
-    // declaration order. Loading is rare, so the clone is cheap enough.
+    // declaration order.
     let mut unsealed = table.clone();
     unsealed.digest = String::new();
     serde_json::to_vec(&unsealed)
@@ -36,8 +36,25 @@ pub fn canonical_bytes(table: &Table) -> Result<Vec<u8>, serde_json::Error> {
 ///
 /// Only if serialization fails (a non-finite float).
 pub fn compute_digest(table: &Table) -> Result<String, serde_json::Error> {
-    let bytes = canonical_bytes(table)?;
-    let hash = Sha256::digest(&bytes);
+    let mut unsealed = table.clone();
+    digest_unsealed(&mut unsealed)
+}
+
+/// [`compute_digest`] of a table the caller owns, without copying it: the
+/// digest field is emptied while the canonical bytes stream into the hash,
+/// then put back.
+pub(crate) fn digest_in_place(table: &mut Table) -> Result<String, serde_json::Error> {
+    let kept = std::mem::take(&mut table.digest);
+    let out = digest_unsealed(table);
+    table.digest = kept;
+    out
+}
+
+fn digest_unsealed(table: &mut Table) -> Result<String, serde_json::Error> {
+    table.digest.clear();
+    let mut hasher = Sha256::new();
+    serde_json::to_writer(&mut hasher, &*table)?;
+    let hash = hasher.finalize();
     let mut out = String::with_capacity(64);
     for byte in hash {
         out.push(hex_digit(byte >> 4));

@@ -773,27 +773,38 @@ impl Table {
     ///
     /// A [`LoadError`] naming what is wrong; the table is then unusable.
     pub fn from_json(bytes: &[u8]) -> Result<Table, LoadError> {
-        // Read the version first so that a future format gets a clear error
-        // rather than a shape error.
+        // One parse on the way that succeeds; the version is read on its
+        // own only to explain a failure, so a future format gets a clear
+        // error rather than a shape error.
         #[derive(Deserialize)]
         struct VersionOnly {
             format_version: u32,
         }
-        let version: VersionOnly =
-            serde_json::from_slice(bytes).map_err(|e| LoadError::from_json(&e))?;
-        if version.format_version != FORMAT_VERSION {
-            return Err(LoadError::UnsupportedVersion {
-                found: version.format_version,
-                supported: FORMAT_VERSION,
-            });
+        let parsed: Result<Table, _> = serde_json::from_slice(bytes);
+        let wrong_version = |found: u32| LoadError::UnsupportedVersion {
+            found,
+            supported: FORMAT_VERSION,
+        };
+        let mut table = match parsed {
+            Ok(t) => t,
+            Err(e) => {
+                return Err(match serde_json::from_slice::<VersionOnly>(bytes) {
+                    Ok(v) if v.format_version != FORMAT_VERSION => wrong_version(v.format_version),
+                    _ => LoadError::from_json(&e),
+                })
+            }
+        };
+        if table.format_version != FORMAT_VERSION {
+            return Err(wrong_version(table.format_version));
         }
-        let table: Table = serde_json::from_slice(bytes).map_err(|e| LoadError::from_json(&e))?;
-        let compact = serde_json::to_vec(&table).map_err(|_| LoadError::Encode)?;
-        let pretty = table.to_json_pretty().map_err(|_| LoadError::Encode)?;
-        if !is_layout(bytes, &compact) && !is_layout(bytes, pretty.as_bytes()) {
+        // The layout check streams each encoding against the input instead
+        // of building it (a std table is 3 MB).
+        let body = bytes.strip_suffix(b"\n").unwrap_or(bytes);
+        let compact = Same::check(body, |w| serde_json::to_writer(w, &table));
+        if !compact && !Same::check(body, |w| serde_json::to_writer_pretty(w, &table)) {
             return Err(LoadError::NotCanonical);
         }
-        let expected = compute_digest(&table).map_err(|_| LoadError::Encode)?;
+        let expected = digest::digest_in_place(&mut table).map_err(|_| LoadError::Encode)?;
         if table.digest != expected {
             return Err(LoadError::DigestMismatch);
         }
@@ -836,7 +847,41 @@ impl Table {
     }
 }
 
-/// Whether `input` is `canonical`, optionally followed by one `\n`.
-fn is_layout(input: &[u8], canonical: &[u8]) -> bool {
-    input == canonical || input.strip_suffix(b"\n") == Some(canonical)
+/// A writer that compares what is written with an expected byte string
+/// and remembers whether every byte agreed.
+struct Same<'a> {
+    rest: &'a [u8],
+    same: bool,
+}
+
+impl Same<'_> {
+    /// Whether `write` produces exactly `expected`.
+    fn check(
+        expected: &[u8],
+        write: impl FnOnce(&mut Same<'_>) -> Result<(), serde_json::Error>,
+    ) -> bool {
+        let mut w = Same {
+            rest: expected,
+            same: true,
+        };
+        write(&mut w).is_ok() && w.same && w.rest.is_empty()
+    }
+}
+
+impl std::io::Write for Same<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        match self.rest.strip_prefix(buf) {
+            Some(rest) if self.same => self.rest = rest,
+            _ => {
+                // Stop the serializer early: the layouts already differ.
+                self.same = false;
+                return Err(std::io::Error::other("layout differs"));
+            }
+        }
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
 }

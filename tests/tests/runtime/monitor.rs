@@ -866,3 +866,85 @@ fn confidences_outside_the_unit_interval_fail_closed() {
         assert_ne!(d.reason().code(), "invalid_event", "{c}");
     }
 }
+
+#[test]
+fn a_task_holds_no_more_deferred_events_than_its_limit() {
+    let (mut m, audit) = monitor();
+    m.set_limits(stpc_runtime::Limits {
+        deferred: 3,
+        ..Default::default()
+    });
+    let actions: Vec<(Action, String)> = (0..5)
+        .map(|_| {
+            let d = m.submit(spec("weather in Lisbon tomorrow", "b1", 0.2)).unwrap();
+            (d.action(), d.reason().code().to_owned())
+        })
+        .collect();
+    let defer = (Action::Defer, "rule".to_owned());
+    let full = (Action::Block, "queue_full".to_owned());
+    assert_eq!(
+        actions,
+        vec![defer.clone(), defer.clone(), defer.clone(), full.clone(), full]
+    );
+    assert_eq!(m.pending("b1"), 3);
+    let last = audit.records().pop().unwrap();
+    assert_eq!(
+        (last.action, last.reason.as_deref()),
+        (Some(Action::Block), Some("queue_full"))
+    );
+    // Room again once the branch is settled.
+    m.abandon("b1").unwrap();
+    let d = m.submit(spec("weather in Lisbon tomorrow", "b2", 0.2)).unwrap();
+    assert_eq!(d.action(), Action::Defer);
+}
+
+#[test]
+fn a_task_holds_no_more_shadowed_results_than_its_limit() {
+    let (mut m, _) = monitor_with(&stpc_tests::web_search_table::Options {
+        shadow: true,
+        ..Default::default()
+    });
+    m.set_limits(stpc_runtime::Limits {
+        shadowed: 1,
+        ..Default::default()
+    });
+    let first = m.submit(spec(QUERY, "b1", 0.9)).unwrap();
+    assert_eq!(first.action(), Action::Shadow);
+    let second = m.submit(spec(QUERY, "b1", 0.9)).unwrap();
+    assert_eq!(
+        (second.action(), second.reason()),
+        (Action::Block, &Reason::QueueFull { queue: "shadowed" })
+    );
+}
+
+#[test]
+fn a_decision_carries_the_labels_and_cell_it_was_made_on() {
+    let (mut m, _) = monitor();
+    let engine = Arc::clone(m.engine());
+    let ev = spec(QUERY, "b1", 0.9);
+    let expected = engine.labeler().label(
+        &ev.tool,
+        &ev.args,
+        engine.decider().destination_id(&ev.destination),
+        &ev.destination,
+    );
+    let d = m.submit(ev).unwrap();
+    assert_eq!(d.labels(), &expected);
+    assert!(d.cell().is_some());
+    // Arguments beyond the limits are not read: no labels, no cell.
+    let mut deep = json!("x");
+    for _ in 0..70 {
+        deep = json!([deep]);
+    }
+    let d = m
+        .submit(ProposedEvent::speculative(
+            "web_search",
+            "api.brave.com",
+            "b1",
+            0.9,
+            json!({ "q": deep }),
+        ))
+        .unwrap();
+    assert_eq!((d.action(), d.cell()), (Action::Block, None));
+    assert!(d.labels().fields.is_empty());
+}

@@ -1,0 +1,320 @@
+//! A compact Aho-Corasick automaton over byte strings, built in one pass
+//! from the sorted patterns, for the `terms` and `parts` entries of every
+//! lexicon.
+//!
+//! Written here rather than taken from the `aho-corasick` crate (which the
+//! labeler still uses for verbatim `lexicon` phrases): the std tables carry
+//! about 40,000 entries, and building that crate's automaton took about
+//! 55 ms and freeing it 15 ms, paid by every agent process at start-up
+//! (issue 15). Sorted input lets the trie be built **breadth-first with
+//! every node's children contiguous and in byte order**, without hashing or
+//! a per-node allocation: a node is its index, its children are the range
+//! `first_child[s]..first_child[s + 1]`, and the byte on the edge into a node
+//! is `byte[node]`. Failure links are then one pass in index order (a
+//! node's failure is shallower, so has a smaller index). The whole build is
+//! linear in the total pattern length after the sort, and the automaton is
+//! seven flat arrays (about 22 bytes per node) and dense rows for the
+//! busiest nodes.
+//!
+//! Search reports every occurrence of every pattern (overlapping), in order
+//! of end position, in time linear in the text plus the number of matches:
+//! the root's and every busy node's transitions are a dense row, other
+//! nodes' a short sorted run, and output links skip to the next shorter pattern that ends at the
+//! same place.
+
+/// No node (the end of an output-link chain).
+const NONE: u32 = u32::MAX;
+
+/// Nodes with more children than this get a dense transition row.
+const DENSE_MIN: u32 = 6;
+
+/// The automaton.
+#[derive(Debug, Default)]
+pub(crate) struct Automaton {
+    /// Dense transition rows (256 entries each, 0: none) of the root and of
+    /// every node with more than [`DENSE_MIN`] children: the nodes every
+    /// word start passes through (the root, ` `, ` a`, ...).
+    dense: Vec<u32>,
+    /// Per node, its row in `dense` plus one, or 0 for a sparse node.
+    dense_row: Vec<u32>,
+    /// Per node, the index of its first child; one more entry at the end.
+    first_child: Vec<u32>,
+    /// Per node, the byte on the edge into it.
+    byte: Vec<u8>,
+    /// Per node, the longest proper suffix that is a node.
+    fail: Vec<u32>,
+    /// Per node, the longest proper suffix that ends a pattern, or [`NONE`].
+    dict: Vec<u32>,
+    /// Per node, the first node of its output chain: itself if a pattern
+    /// ends there, else `dict` (one load per byte of text for the common
+    /// node that reports nothing).
+    report: Vec<u32>,
+    /// Per node, where its patterns start in `out`; one more at the end.
+    out_start: Vec<u32>,
+    /// Pattern ids, grouped by the node they end at.
+    out: Vec<u32>,
+    /// Per pattern id, its length in bytes.
+    len: Vec<u32>,
+}
+
+impl Automaton {
+    /// Builds the automaton of `patterns`; pattern `i` is reported as `i`.
+    /// Empty patterns never match.
+    ///
+    /// # Errors
+    ///
+    /// `None` if the patterns have more than `u32::MAX` nodes in total.
+    pub(crate) fn new<P: AsRef<[u8]>>(patterns: &[P]) -> Option<Automaton> {
+        let pat = |i: u32| patterns.get(i as usize).map_or(&[][..], AsRef::as_ref);
+        let n_pat = u32::try_from(patterns.len()).ok()?;
+        let mut order: Vec<u32> = (0..n_pat).filter(|&i| !pat(i).is_empty()).collect();
+        order.sort_unstable_by(|&a, &b| pat(a).cmp(pat(b)).then(a.cmp(&b)));
+
+        let mut a = Automaton {
+            len: (0..n_pat)
+                .map(|i| u32::try_from(pat(i).len()).unwrap_or(u32::MAX))
+                .collect(),
+            byte: vec![0],
+            ..Automaton::default()
+        };
+        // (node, pattern) for every pattern end, in creation order.
+        let mut ends: Vec<(u32, u32)> = Vec::with_capacity(order.len());
+        // The node each still-active pattern has reached, beside it.
+        let mut active: Vec<(u32, u32)> = order.iter().map(|&p| (p, 0)).collect();
+        let mut first_child: Vec<u32> = Vec::new();
+        let mut layer = 0u32..1u32;
+        let mut depth = 0usize;
+        while !active.is_empty() {
+            let mut fill = layer.start;
+            let mut last: Option<(u32, u8)> = None;
+            let mut node = 0u32;
+            for (p, at) in &mut active {
+                let b = *pat(*p).get(depth)?;
+                if last != Some((*at, b)) {
+                    node = u32::try_from(a.byte.len()).ok()?;
+                    // Every node of the layer up to this parent gets its
+                    // first-child index: parents without children get the
+                    // index the next child will have.
+                    while fill <= *at {
+                        first_child.push(node);
+                        fill += 1;
+                    }
+                    a.byte.push(b);
+                    last = Some((*at, b));
+                }
+                *at = node;
+                if pat(*p).len() == depth + 1 {
+                    ends.push((node, *p));
+                }
+            }
+            let next_start = layer.end;
+            let next_end = u32::try_from(a.byte.len()).ok()?;
+            while fill < layer.end {
+                first_child.push(next_end);
+                fill += 1;
+            }
+            depth += 1;
+            active.retain(|&(p, _)| pat(p).len() > depth);
+            layer = next_start..next_end;
+        }
+        let n = u32::try_from(a.byte.len()).ok()?;
+        while first_child.len() <= n as usize {
+            first_child.push(n);
+        }
+        a.first_child = first_child;
+
+        // Outputs grouped by node (counting sort keeps creation order).
+        let mut counts = vec![0u32; n as usize + 1];
+        for &(node, _) in &ends {
+            *counts.get_mut(node as usize)? += 1;
+        }
+        let mut start = 0u32;
+        a.out_start = counts
+            .iter()
+            .map(|&c| {
+                let s = start;
+                start += c;
+                s
+            })
+            .collect();
+        a.out = vec![0; ends.len()];
+        let mut cursor = a.out_start.clone();
+        for &(node, p) in &ends {
+            let slot = cursor.get_mut(node as usize)?;
+            *a.out.get_mut(*slot as usize)? = p;
+            *slot += 1;
+        }
+
+        a.dense_row = vec![0; n as usize];
+        for s in 0..n {
+            let kids = a.children(s);
+            if s != 0 && kids.len() <= DENSE_MIN as usize {
+                continue;
+            }
+            let row = u32::try_from(a.dense.len() / 256).ok()?;
+            a.dense.resize(a.dense.len() + 256, 0);
+            for c in kids {
+                let b = usize::from(*a.byte.get(c as usize)?);
+                *a.dense.get_mut(row as usize * 256 + b)? = c;
+            }
+            *a.dense_row.get_mut(s as usize)? = row + 1;
+        }
+        a.fail = vec![0; n as usize];
+        a.dict = vec![NONE; n as usize];
+        for s in 0..n {
+            for c in a.children(s) {
+                let b = *a.byte.get(c as usize)?;
+                let f = if s == 0 {
+                    0
+                } else {
+                    let mut f = *a.fail.get(s as usize)?;
+                    loop {
+                        if let Some(x) = a.child(f, b) {
+                            break x;
+                        }
+                        if f == 0 {
+                            break 0;
+                        }
+                        f = *a.fail.get(f as usize)?;
+                    }
+                };
+                *a.fail.get_mut(c as usize)? = f;
+                let d = if a.has_output(f) {
+                    f
+                } else {
+                    *a.dict.get(f as usize)?
+                };
+                *a.dict.get_mut(c as usize)? = if f == 0 { NONE } else { d };
+            }
+        }
+        a.report = (0..n)
+            .map(|s| {
+                if s != 0 && a.has_output(s) {
+                    s
+                } else {
+                    a.dict.get(s as usize).copied().unwrap_or(NONE)
+                }
+            })
+            .collect();
+        Some(a)
+    }
+
+    /// Whether the automaton has no pattern.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.out.is_empty()
+    }
+
+    fn children(&self, s: u32) -> std::ops::Range<u32> {
+        let lo = self.first_child.get(s as usize).copied().unwrap_or(0);
+        let hi = self.first_child.get(s as usize + 1).copied().unwrap_or(lo);
+        lo..hi
+    }
+
+    fn has_output(&self, s: u32) -> bool {
+        let lo = self.out_start.get(s as usize).copied().unwrap_or(0);
+        let hi = self.out_start.get(s as usize + 1).copied().unwrap_or(lo);
+        hi > lo
+    }
+
+    #[inline]
+    fn child(&self, s: u32, b: u8) -> Option<u32> {
+        let row = self.dense_row.get(s as usize).copied().unwrap_or(0);
+        if row != 0 {
+            let at = (row as usize - 1) * 256 + usize::from(b);
+            return self.dense.get(at).copied().filter(|&c| c != 0);
+        }
+        // A sparse node has at most `DENSE_MIN` children: a scan.
+        let r = self.children(s);
+        let bytes = self.byte.get(r.start as usize..r.end as usize)?;
+        let i = bytes.iter().position(|&x| x == b)?;
+        Some(r.start + u32::try_from(i).ok()?)
+    }
+
+    /// Calls `f(pattern, start, end)` for every occurrence of every pattern
+    /// in `text`, in order of `end`.
+    pub(crate) fn for_each_match(&self, text: &[u8], mut f: impl FnMut(u32, usize, usize)) {
+        if self.is_empty() {
+            return;
+        }
+        let mut s = 0u32;
+        for (i, &b) in text.iter().enumerate() {
+            loop {
+                if let Some(x) = self.child(s, b) {
+                    s = x;
+                    break;
+                }
+                if s == 0 {
+                    break;
+                }
+                s = self.fail.get(s as usize).copied().unwrap_or(0);
+            }
+            let mut o = self.report.get(s as usize).copied().unwrap_or(NONE);
+            while o != NONE {
+                let lo = self.out_start.get(o as usize).copied().unwrap_or(0);
+                let hi = self.out_start.get(o as usize + 1).copied().unwrap_or(lo);
+                for &p in self.out.get(lo as usize..hi as usize).unwrap_or(&[]) {
+                    let len = self.len.get(p as usize).copied().unwrap_or(0) as usize;
+                    f(p, i + 1 - len.min(i + 1), i + 1);
+                }
+                o = self.dict.get(o as usize).copied().unwrap_or(NONE);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::indexing_slicing, reason = "test code")]
+
+    use super::Automaton;
+    use proptest::prelude::*;
+
+    /// Every occurrence, by brute force, in the automaton's order.
+    fn naive(patterns: &[String], text: &str) -> Vec<(u32, usize, usize)> {
+        let mut out = Vec::new();
+        for end in 1..=text.len() {
+            let mut here: Vec<(u32, usize, usize)> = Vec::new();
+            for (i, p) in (0u32..).zip(patterns) {
+                if !p.is_empty()
+                    && end >= p.len()
+                    && text.as_bytes()[end - p.len()..end] == *p.as_bytes()
+                {
+                    here.push((i, end - p.len(), end));
+                }
+            }
+            // The automaton reports longer patterns first at one end, and
+            // patterns of one node in id order.
+            here.sort_by_key(|&(i, s, _)| (s, i));
+            out.extend(here);
+        }
+        out
+    }
+
+    fn found(patterns: &[String], text: &str) -> Vec<(u32, usize, usize)> {
+        let a = Automaton::new(patterns).unwrap();
+        let mut out = Vec::new();
+        a.for_each_match(text.as_bytes(), |p, s, e| out.push((p, s, e)));
+        out
+    }
+
+    #[test]
+    fn overlapping_and_nested() {
+        let pats: Vec<String> = ["he", "she", "his", "hers", " she", "e", "he"]
+            .iter()
+            .map(|s| (*s).to_owned())
+            .collect();
+        assert_eq!(found(&pats, "ushers she"), naive(&pats, "ushers she"));
+        assert!(found(&pats, "ushers").contains(&(3, 2, 6)));
+        assert!(found(&[String::new()], "abc").is_empty());
+    }
+
+    proptest! {
+        #[test]
+        fn agrees_with_brute_force(
+            patterns in proptest::collection::vec("[ab ]{0,5}", 0..12),
+            text in "[abc ]{0,40}",
+        ) {
+            prop_assert_eq!(found(&patterns, &text), naive(&patterns, &text));
+        }
+    }
+}

@@ -1,0 +1,143 @@
+//! The path every deployment takes, on the compiled standard tables
+//! (`std::policies::{naive, rewrite, shadow}` with every std lexicon):
+//! loading a table from its bytes, building the engine, labeling, and
+//! `Monitor::submit` per action on a realistic event mix.
+//!
+//! The mix (written for this bench; nothing comes from a labeled set) has
+//! every std tool, short and long arguments, five languages, nested JSON
+//! (lists of filters and attendees), committed and speculative events at
+//! several confidences, so each policy's ALLOW, REWRITE, SHADOW, DEFER and
+//! BLOCK all occur. Each `submit/<policy>/<action>` benchmark cycles through
+//! the events of the mix that the policy decides that way.
+//!
+//! Floors (issue 15): `submit/rewrite/allow` ≤ 5 µs, `submit/rewrite/rewrite`
+//! ≤ 20 µs, `engine_new/*` ≤ 20 ms.
+//!
+//! Run with `cargo bench -p stpc-tests --bench std_path -- --quick`; the
+//! figures and the profile behind them are in the book's performance
+//! chapter.
+
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    missing_docs,
+    reason = "benchmark code: a panic is a failed run"
+)]
+
+use std::collections::BTreeMap;
+use std::hint::black_box;
+use std::sync::Arc;
+use std::time::Duration;
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
+use stpc_compiler::CompileOptions;
+use stpc_runtime::audit::{AuditRecord, AuditSink};
+use stpc_runtime::table::Table;
+use stpc_runtime::{AuditError, Engine, Monitor};
+
+/// Discards records (measures the monitor, not a sink's allocation growth).
+struct NullSink;
+impl AuditSink for NullSink {
+    fn record(&mut self, rec: &AuditRecord) -> Result<(), AuditError> {
+        black_box(rec);
+        Ok(())
+    }
+}
+
+const POLICIES: [&str; 3] = ["naive", "rewrite", "shadow"];
+
+fn table(policy: &str) -> (Vec<u8>, Arc<Table>) {
+    let compiled = stpc_tests::lowering::compile_file(
+        &format!("stdlib-contracts/policies/{policy}.stpc"),
+        &CompileOptions::default(),
+    );
+    let table = compiled.table().clone();
+    let bytes = table.to_json_pretty().unwrap().into_bytes();
+    (bytes, Arc::new(table))
+}
+
+fn bench(c: &mut Criterion) {
+    let mix = stpc_tests::event_mix::std_mix();
+    let mut load = c.benchmark_group("load");
+    load.sample_size(20)
+        .measurement_time(Duration::from_secs(4));
+    let tables: Vec<(&str, Vec<u8>, Arc<Table>)> = POLICIES
+        .iter()
+        .map(|p| {
+            let (bytes, table) = table(p);
+            (*p, bytes, table)
+        })
+        .collect();
+    for (policy, bytes, table) in &tables {
+        load.bench_with_input(
+            BenchmarkId::new("table_from_json", policy),
+            bytes,
+            |b, bytes| {
+                b.iter(|| black_box(Table::from_json(black_box(bytes)).unwrap()));
+            },
+        );
+        load.bench_with_input(BenchmarkId::new("engine_new", policy), table, |b, table| {
+            b.iter(|| black_box(Engine::new(Arc::clone(table)).unwrap()));
+        });
+    }
+    load.finish();
+
+    let (_, _, naive) = &tables[0];
+    let engine = Engine::new(Arc::clone(naive)).unwrap();
+    let mut g = c.benchmark_group("label");
+    g.bench_function("mix", |b| {
+        let mut i = 0;
+        b.iter(|| {
+            let e = &mix[i % mix.len()];
+            i += 1;
+            black_box(
+                engine
+                    .labeler()
+                    .label(&e.tool, &e.args, None, &e.destination),
+            )
+        });
+    });
+    g.finish();
+
+    let mut g = c.benchmark_group("submit");
+    for (policy, _, table) in &tables {
+        let engine = Arc::new(Engine::new(Arc::clone(table)).unwrap());
+        let mut by_action: BTreeMap<&'static str, Vec<usize>> = BTreeMap::new();
+        {
+            let mut m = Monitor::with_engine(Arc::clone(&engine), Box::new(NullSink));
+            for (i, e) in mix.iter().enumerate() {
+                m.begin_task("classify").unwrap();
+                let d = m.submit(e.clone()).unwrap();
+                by_action.entry(d.action().as_str()).or_default().push(i);
+                m.end_task().unwrap();
+            }
+        }
+        let counts: Vec<String> = by_action
+            .iter()
+            .map(|(a, e)| format!("{a} {}", e.len()))
+            .collect();
+        eprintln!("{policy}: {}", counts.join(", "));
+        for (action, events) in &by_action {
+            let mut m = Monitor::with_engine(Arc::clone(&engine), Box::new(NullSink));
+            m.begin_task("bench").unwrap();
+            let mut n = 0usize;
+            g.bench_function(format!("{policy}/{action}"), |b| {
+                b.iter(|| {
+                    let e = mix[events[n % events.len()]].clone();
+                    n += 1;
+                    // A fresh task per event: every event is decided as
+                    // the first of its task (no budget drawn, no queue).
+                    m.end_task().unwrap();
+                    m.begin_task("bench").unwrap();
+                    black_box(m.submit(black_box(e)).unwrap().action())
+                });
+            });
+        }
+    }
+    g.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
