@@ -262,11 +262,7 @@ impl Session {
 
     /// The JSON of a decision; dispatches a ticket (and completes it) so the
     /// audit trail is whole.
-    fn describe(
-        &mut self,
-        decided: Decided,
-        cell: Option<u32>,
-    ) -> Result<Value, String> {
+    fn describe(&mut self, decided: Decided, cell: Option<u32>) -> Result<Value, String> {
         let action = decided.action();
         let rule_id = decided.rule_id();
         let rule_name = decided.rule_name().to_owned();
@@ -315,7 +311,7 @@ impl Session {
             let mut v = match p {
                 Promoted::Decided(d) => {
                     let cell = d.cell();
-                    self.describe(d, cell)?
+                    self.describe(*d, cell)?
                 }
                 Promoted::Reused(s) => json!({
                     "seq": s.seq(), "action": "shadow", "reason": "reused", "substitute": s.substitute(),

@@ -289,6 +289,98 @@ pub struct Decider {
     prefix: Vec<u32>,
     /// `(T, D, M)`: value counts of the first three dimensions.
     prefix_dims: (usize, usize, usize),
+    /// The whole diagram as one flat array over the domain, when the domain
+    /// has at most [`DENSE_LIMIT`] points: a decision is then a mixed-radix
+    /// index and one load, with no walk.
+    dense: Option<Dense>,
+}
+
+/// The largest domain compiled to a [`Dense`] index (entries of 4 bytes:
+/// 1 MB). The std policies' domain has 48,600 points.
+pub const DENSE_LIMIT: usize = 1 << 18;
+
+/// Every point of the domain to its encoded cell (`LEAF | cell`, or
+/// [`INVALID`]), row-major in dimension order.
+#[derive(Debug)]
+struct Dense {
+    sizes: Vec<u32>,
+    strides: Vec<usize>,
+    cells: Vec<u32>,
+}
+
+impl Dense {
+    /// Expands the flattened diagram; `None` if the domain is over
+    /// [`DENSE_LIMIT`] or the diagram is inconsistent.
+    fn new(flat: &[u32], root: u32, sizes: Vec<u32>) -> Option<Dense> {
+        let total = sizes
+            .iter()
+            .try_fold(1usize, |acc, &n| acc.checked_mul(n as usize))?;
+        if total > DENSE_LIMIT || sizes.len() > MAX_DIMS {
+            return None;
+        }
+        let mut strides = vec![1usize; sizes.len()];
+        for d in (0..sizes.len().saturating_sub(1)).rev() {
+            let next = strides.get(d + 1).copied()?;
+            *strides.get_mut(d)? = next.checked_mul(*sizes.get(d + 1)? as usize)?;
+        }
+        let mut dense = Dense {
+            sizes,
+            strides,
+            cells: vec![INVALID; total],
+        };
+        dense.fill(flat, root, 0, 0)?;
+        Some(dense)
+    }
+
+    /// Fills the block of points whose first `d` coordinates are fixed
+    /// (at `offset`) from encoded node `at`. A leaf fills its whole block at
+    /// once; a branch on a later dimension is reached by enumerating the
+    /// dimensions it skips.
+    fn fill(&mut self, flat: &[u32], at: u32, d: usize, offset: usize) -> Option<()> {
+        let block = match d.checked_sub(1) {
+            None => self.cells.len(),
+            Some(prev) => *self.strides.get(prev)?,
+        };
+        if at & LEAF != 0 {
+            self.cells.get_mut(offset..offset + block)?.fill(at);
+            return Some(());
+        }
+        let size = *self.sizes.get(d)?;
+        let stride = *self.strides.get(d)?;
+        let base = at as usize;
+        let dim = *flat.get(base)? as usize;
+        for v in 0..size {
+            let child = if dim == d {
+                if v >= *flat.get(base + 1)? {
+                    return None;
+                }
+                *flat.get(base + 2 + v as usize)?
+            } else if dim > d {
+                at
+            } else {
+                // A branch on an earlier dimension: not an ordered diagram.
+                return None;
+            };
+            self.fill(flat, child, d + 1, offset + v as usize * stride)?;
+        }
+        Some(())
+    }
+
+    /// The encoded cell of `coords`; [`INVALID`] outside the domain.
+    #[inline]
+    fn get(&self, coords: &[u32]) -> u32 {
+        if coords.len() != self.sizes.len() {
+            return INVALID;
+        }
+        let mut i = 0usize;
+        for ((&c, &n), &stride) in coords.iter().zip(&self.sizes).zip(&self.strides) {
+            if c >= n {
+                return INVALID;
+            }
+            i += c as usize * stride;
+        }
+        self.cells.get(i).copied().unwrap_or(INVALID)
+    }
 }
 
 /// The largest prefix cache built (entries of 4 bytes).
@@ -439,7 +531,14 @@ impl Decider {
                 }
             }
         }
+        let sizes = table
+            .dimensions
+            .iter()
+            .map(|d| len_u32(d.values.len()))
+            .collect();
+        let dense = Dense::new(&flat, root, sizes);
         Decider {
+            dense,
             flat,
             root,
             prefix,
@@ -662,7 +761,14 @@ impl Decider {
 
     #[inline]
     fn decide_coords(&self, coords: &[u32]) -> Decision<'_> {
-        match self.walk_from(self.start(coords), coords) {
+        let cell = match &self.dense {
+            Some(dense) => {
+                let at = dense.get(coords);
+                (at != INVALID).then_some(at & !LEAF)
+            }
+            None => self.walk_from(self.start(coords), coords),
+        };
+        match cell {
             Some(i) => match self.table.cells.get(i as usize) {
                 Some(c) => Decision::from_cell(i, c),
                 None => Decision::fail_closed(),
@@ -675,5 +781,27 @@ impl Decider {
     #[must_use]
     pub fn decide_point(&self, p: &Point) -> Decision<'_> {
         self.decide_coords(p.coords())
+    }
+
+    /// Decide a prepared point by walking the diagram, bypassing the dense
+    /// index: the path of tables too large for one, kept callable for tests
+    /// (both paths agree on every point) and benchmarks.
+    #[must_use]
+    pub fn decide_point_by_walk(&self, p: &Point) -> Decision<'_> {
+        let coords = p.coords();
+        match self
+            .walk_from(self.start(coords), coords)
+            .and_then(|i| Some((i, self.table.cells.get(i as usize)?)))
+        {
+            Some((i, c)) => Decision::from_cell(i, c),
+            None => Decision::fail_closed(),
+        }
+    }
+
+    /// Whether decisions use the dense index (the domain has at most
+    /// [`DENSE_LIMIT`] points).
+    #[must_use]
+    pub fn is_dense(&self) -> bool {
+        self.dense.is_some()
     }
 }

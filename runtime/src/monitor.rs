@@ -386,7 +386,7 @@ impl Monitor {
                     let mut ev = p.event;
                     ev.mode.clone_from(&committed);
                     ev.confidence = 1.0;
-                    out.push(Promoted::Decided(self.decide_event(seq, ev)?));
+                    out.push(Promoted::Decided(Box::new(self.decide_event(seq, ev)?)));
                 }
                 (None, Some(s)) => match s.on_promote {
                     OnPromote::Reuse => out.push(Promoted::Reused(s.result)),
@@ -394,7 +394,7 @@ impl Monitor {
                         let mut ev = s.event;
                         ev.mode.clone_from(&committed);
                         ev.confidence = 1.0;
-                        out.push(Promoted::Decided(self.decide_event(seq, ev)?));
+                        out.push(Promoted::Decided(Box::new(self.decide_event(seq, ev)?)));
                     }
                 },
                 (None, None) => {}
@@ -536,15 +536,10 @@ impl Monitor {
             verdict.decision.rule_name.to_owned(),
             verdict.decision.cell,
         );
-        Ok(Decided::new(
-            seq,
-            action,
-            rule_id,
-            rule_name,
-            reason,
-            outcome,
+        Ok(
+            Decided::new(seq, action, rule_id, rule_name, reason, outcome)
+                .with_basis(labeled.labels, cell),
         )
-        .with_basis(labeled.labels, cell))
     }
 
     /// Step 1: resolve the tool and destination and label the event (then

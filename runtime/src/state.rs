@@ -572,8 +572,9 @@ impl Denial {
 /// The result of promoting one pending event.
 #[derive(Debug)]
 pub enum Promoted {
-    /// Re-decided as committed.
-    Decided(Decided),
+    /// Re-decided as committed (boxed: a decision is several times the
+    /// size of a reused result).
+    Decided(Box<Decided>),
     /// A shadowed event whose substitute result is reused.
     Reused(Shadowed),
 }

@@ -419,9 +419,18 @@ fn total(t: &Table) -> Result<(), TestCaseError> {
         .collect();
     let mut p = vec![0u32; sizes.len()];
     let mut count = 0u64;
+    let decider = stpc_runtime::decide::Decider::new(std::sync::Arc::new(t.clone()));
     loop {
         let point = stpc_runtime::Point::new(&p).expect("few dimensions");
         let cell = stpc_runtime::decide::evaluate_index(t, &point);
+        // The fast paths (dense index, walk) agree with the reference.
+        prop_assert_eq!(decider.decide_point(&point).cell, cell, "dense at {:?}", p);
+        prop_assert_eq!(
+            decider.decide_point_by_walk(&point).cell,
+            cell,
+            "walk at {:?}",
+            p
+        );
         prop_assert!(
             cell.is_some_and(|c| (c as usize) < t.cells.len()),
             "point {:?} reaches no cell",

@@ -537,7 +537,7 @@ proptest! {
         }
         for b in ["b1", "b2", "b3"] {
             let ps = if promote { m.promote(b).unwrap() } else { Vec::new() };
-            decided.extend(ps.into_iter().filter_map(|p| match p { Promoted::Decided(d) => Some(d), Promoted::Reused(_) => None }));
+            decided.extend(ps.into_iter().filter_map(|p| match p { Promoted::Decided(d) => Some(*d), Promoted::Reused(_) => None }));
         }
         for d in decided {
             if let Outcome::Dispatch(t) = d.into_outcome() {
@@ -876,7 +876,9 @@ fn a_task_holds_no_more_deferred_events_than_its_limit() {
     });
     let actions: Vec<(Action, String)> = (0..5)
         .map(|_| {
-            let d = m.submit(spec("weather in Lisbon tomorrow", "b1", 0.2)).unwrap();
+            let d = m
+                .submit(spec("weather in Lisbon tomorrow", "b1", 0.2))
+                .unwrap();
             (d.action(), d.reason().code().to_owned())
         })
         .collect();
@@ -884,7 +886,13 @@ fn a_task_holds_no_more_deferred_events_than_its_limit() {
     let full = (Action::Block, "queue_full".to_owned());
     assert_eq!(
         actions,
-        vec![defer.clone(), defer.clone(), defer.clone(), full.clone(), full]
+        vec![
+            defer.clone(),
+            defer.clone(),
+            defer.clone(),
+            full.clone(),
+            full
+        ]
     );
     assert_eq!(m.pending("b1"), 3);
     let last = audit.records().pop().unwrap();
@@ -894,7 +902,9 @@ fn a_task_holds_no_more_deferred_events_than_its_limit() {
     );
     // Room again once the branch is settled.
     m.abandon("b1").unwrap();
-    let d = m.submit(spec("weather in Lisbon tomorrow", "b2", 0.2)).unwrap();
+    let d = m
+        .submit(spec("weather in Lisbon tomorrow", "b2", 0.2))
+        .unwrap();
     assert_eq!(d.action(), Action::Defer);
 }
 
