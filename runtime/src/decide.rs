@@ -240,6 +240,7 @@ pub struct Decision<'t> {
 
 impl<'t> Decision<'t> {
     /// The decision of cell `cell` of a table.
+    #[inline]
     #[must_use]
     pub fn from_cell(cell: u32, c: &'t Cell) -> Decision<'t> {
         Decision {
@@ -303,8 +304,11 @@ pub const DENSE_LIMIT: usize = 1 << 18;
 /// [`INVALID`]), row-major in dimension order.
 #[derive(Debug)]
 struct Dense {
-    sizes: Vec<u32>,
-    strides: Vec<usize>,
+    /// Dimension count.
+    n: usize,
+    /// Values per dimension (inline: no indirection on the hot path).
+    sizes: [u32; MAX_DIMS],
+    strides: [u32; MAX_DIMS],
     cells: Vec<u32>,
 }
 
@@ -318,13 +322,16 @@ impl Dense {
         if total > DENSE_LIMIT || sizes.len() > MAX_DIMS {
             return None;
         }
-        let mut strides = vec![1usize; sizes.len()];
+        let mut strides = [1u32; MAX_DIMS];
         for d in (0..sizes.len().saturating_sub(1)).rev() {
             let next = strides.get(d + 1).copied()?;
-            *strides.get_mut(d)? = next.checked_mul(*sizes.get(d + 1)? as usize)?;
+            *strides.get_mut(d)? = next.checked_mul(*sizes.get(d + 1)?)?;
         }
+        let mut fixed = [0u32; MAX_DIMS];
+        fixed.get_mut(..sizes.len())?.copy_from_slice(&sizes);
         let mut dense = Dense {
-            sizes,
+            n: sizes.len(),
+            sizes: fixed,
             strides,
             cells: vec![INVALID; total],
         };
@@ -339,14 +346,17 @@ impl Dense {
     fn fill(&mut self, flat: &[u32], at: u32, d: usize, offset: usize) -> Option<()> {
         let block = match d.checked_sub(1) {
             None => self.cells.len(),
-            Some(prev) => *self.strides.get(prev)?,
+            Some(prev) => *self.strides.get(prev)? as usize,
         };
         if at & LEAF != 0 {
             self.cells.get_mut(offset..offset + block)?.fill(at);
             return Some(());
         }
+        if d >= self.n {
+            return None;
+        }
         let size = *self.sizes.get(d)?;
-        let stride = *self.strides.get(d)?;
+        let stride = *self.strides.get(d)? as usize;
         let base = at as usize;
         let dim = *flat.get(base)? as usize;
         for v in 0..size {
@@ -369,7 +379,7 @@ impl Dense {
     /// The encoded cell of `coords`; [`INVALID`] outside the domain.
     #[inline]
     fn get(&self, coords: &[u32]) -> u32 {
-        if coords.len() != self.sizes.len() {
+        if coords.len() != self.n {
             return INVALID;
         }
         let mut i = 0usize;
@@ -377,7 +387,7 @@ impl Dense {
             if c >= n {
                 return INVALID;
             }
-            i += c as usize * stride;
+            i += c as usize * stride as usize;
         }
         self.cells.get(i).copied().unwrap_or(INVALID)
     }
@@ -778,6 +788,7 @@ impl Decider {
     }
 
     /// Decide a prepared point.
+    #[inline]
     #[must_use]
     pub fn decide_point(&self, p: &Point) -> Decision<'_> {
         self.decide_coords(p.coords())

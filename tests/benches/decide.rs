@@ -69,8 +69,14 @@ fn bench(c: &mut Criterion) {
         budgets_exhausted: &[false],
     };
     let p0 = decider.point(&q0).unwrap();
-    g.bench_function("walk_prepared_point", |b| {
+    // With every id resolved: the dense index (the std tables' path), and
+    // the diagram walk it replaces, in one run.
+    assert!(decider.is_dense());
+    g.bench_function("dense_prepared_point", |b| {
         b.iter(|| black_box(decider.decide_point(black_box(&p0)).action))
+    });
+    g.bench_function("walk_prepared_point", |b| {
+        b.iter(|| black_box(decider.decide_point_by_walk(black_box(&p0)).action))
     });
     g.finish();
 

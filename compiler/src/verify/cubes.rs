@@ -127,25 +127,63 @@ fn signature(t: &Table, dim: usize, v: u32) -> String {
     }
 }
 
+/// The value classes of a table, computed once per verification: per
+/// dimension, each value's class id and one representative per class.
+/// Formatting signatures per branch and per expansion instead made
+/// verifying 10,000 tools quadratic (half of compiling them).
+#[derive(Debug, Default)]
+pub(crate) struct Classes {
+    /// Per dimension, the class id of each value.
+    class_of: Vec<Vec<u32>>,
+    /// Per dimension, the first value of each class, in value order.
+    representatives: Vec<Vec<u32>>,
+}
+
+impl Classes {
+    pub(crate) fn new(t: &Table) -> Classes {
+        let mut out = Classes::default();
+        for (dim, size) in sizes(t).into_iter().enumerate() {
+            let mut ids: HashMap<String, u32> = HashMap::new();
+            let mut class_of = Vec::with_capacity(size);
+            let mut reps = Vec::new();
+            for v in 0..u32::try_from(size).unwrap_or(0) {
+                let next = u32::try_from(ids.len()).unwrap_or(u32::MAX);
+                let id = *ids.entry(signature(t, dim, v)).or_insert_with(|| {
+                    reps.push(v);
+                    next
+                });
+                class_of.push(id);
+            }
+            out.class_of.push(class_of);
+            out.representatives.push(reps);
+        }
+        out
+    }
+
+    fn of(&self, dim: usize, v: u32) -> u32 {
+        self.class_of
+            .get(dim)
+            .and_then(|c| c.get(v as usize))
+            .copied()
+            .unwrap_or(v)
+    }
+
+    fn values(&self, dim: usize) -> Vec<u32> {
+        self.representatives.get(dim).cloned().unwrap_or_default()
+    }
+}
+
 /// One representative value per (child, signature) class of a branch.
-fn representatives(t: &Table, dim: usize, children: &[u32]) -> Vec<(u32, u32)> {
-    let mut seen: HashSet<(u32, String)> = HashSet::new();
+fn representatives(classes: &Classes, dim: usize, children: &[u32]) -> Vec<(u32, u32)> {
+    let mut seen: HashSet<(u32, u32)> = HashSet::new();
     let mut out = Vec::new();
     for (v, c) in children.iter().enumerate() {
         let Ok(v) = u32::try_from(v) else { continue };
-        if seen.insert((*c, signature(t, dim, v))) {
+        if seen.insert((*c, classes.of(dim, v))) {
             out.push((v, *c));
         }
     }
     out
-}
-
-/// One representative value per signature class of a dimension.
-fn class_values(t: &Table, dim: usize, size: usize) -> Vec<u32> {
-    let mut seen: HashSet<String> = HashSet::new();
-    (0..u32::try_from(size).unwrap_or(0))
-        .filter(|v| seen.insert(signature(t, dim, *v)))
-        .collect()
 }
 
 /// A partial path: the dimensions it tests before `upto`, and its node.
@@ -158,23 +196,30 @@ pub(crate) struct Prefix {
 }
 
 /// Every feasible prefix of the diagram over dimensions `< upto`.
-pub(crate) fn prefixes(t: &Table, upto: usize) -> Vec<Prefix> {
+pub(crate) fn prefixes(t: &Table, classes: &Classes, upto: usize) -> Vec<Prefix> {
     let mut out = Vec::new();
     let mut coords = vec![None; t.dimensions.len()];
-    walk(t, t.diagram.root, upto, &mut coords, &mut out);
+    walk(t, classes, t.diagram.root, upto, &mut coords, &mut out);
     out
 }
 
-fn walk(t: &Table, node: u32, upto: usize, coords: &mut Vec<Option<u32>>, out: &mut Vec<Prefix>) {
+fn walk(
+    t: &Table,
+    classes: &Classes,
+    node: u32,
+    upto: usize,
+    coords: &mut Vec<Option<u32>>,
+    out: &mut Vec<Prefix>,
+) {
     match t.diagram.nodes.get(node as usize) {
         Some(Node::Branch { dim, children }) if usize::from(*dim) < upto => {
             let d = usize::from(*dim);
-            for (v, child) in representatives(t, d, children) {
+            for (v, child) in representatives(classes, d, children) {
                 if let Some(slot) = coords.get_mut(d) {
                     *slot = Some(v);
                 }
                 if feasible(t, coords) {
-                    walk(t, child, upto, coords, out);
+                    walk(t, classes, child, upto, coords, out);
                 }
             }
             if let Some(slot) = coords.get_mut(d) {
@@ -276,6 +321,7 @@ fn find(
 /// when `all`); infeasible points are skipped unless `all`.
 pub(crate) fn expand(
     t: &Table,
+    classes: &Classes,
     coords: &[Option<u32>],
     dims: &[usize],
     all: bool,
@@ -291,7 +337,7 @@ pub(crate) fn expand(
             let values = if all {
                 (0..u32::try_from(size).unwrap_or(0)).collect()
             } else {
-                class_values(t, d, size)
+                classes.values(d)
             };
             (d, values)
         })

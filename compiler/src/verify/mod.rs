@@ -58,6 +58,7 @@ pub fn verify(contract: &hir::Contract, table: &Table, diagnostics: &mut Diagnos
         &Cx {
             table,
             origin: Origin::Contract(contract),
+            classes: cubes::Classes::new(table),
         },
         &already,
         diagnostics,
@@ -76,6 +77,7 @@ pub fn verify_table(table: &Table, span: Span, diagnostics: &mut Diagnostics) {
         &Cx {
             table,
             origin: Origin::Table(span),
+            classes: cubes::Classes::new(table),
         },
         &[],
         diagnostics,
@@ -88,7 +90,7 @@ fn run(cx: &Cx<'_>, already: &[Span], diagnostics: &mut Diagnostics) {
     match cubes::structure(table) {
         Ok(()) => {
             enumerate(cx, &mut out);
-            let prefixes = cubes::prefixes(table, point::CONF);
+            let prefixes = cubes::prefixes(table, &cx.classes, point::CONF);
             let mut below = cubes::Below::default();
             soundness_pass(cx, &prefixes, &mut below, &mut out);
             fail_closed::check(cx, &prefixes, &mut below, &mut out);
@@ -115,6 +117,8 @@ pub(crate) struct Cx<'a> {
     pub(crate) table: &'a Table,
     /// Names and spans.
     pub(crate) origin: Origin<'a>,
+    /// The table's value classes.
+    pub(crate) classes: cubes::Classes,
 }
 
 impl Cx<'_> {
@@ -206,7 +210,7 @@ fn enumerate(cx: &Cx<'_>, out: &mut Vec<Diagnostic>) {
     let free = vec![None; sizes.len()];
     let mut bad = None;
     // Every point, feasible or not: the runtime must place each one.
-    cubes::expand(cx.table, &free, &all, true, &mut |p| {
+    cubes::expand(cx.table, &cx.classes, &free, &all, true, &mut |p| {
         if bad.is_some() {
             return;
         }
@@ -263,7 +267,7 @@ fn soundness_pass(
             ) {
                 continue;
             }
-            cubes::expand(t, &prefix.coords, &dims, false, &mut |p| {
+            cubes::expand(t, &cx.classes, &prefix.coords, &dims, false, &mut |p| {
                 let e = point::Event::of(t, p);
                 for leak in soundness::leaks(t, &e, cell) {
                     let entry = found
