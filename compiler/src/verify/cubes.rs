@@ -199,37 +199,57 @@ pub(crate) struct Prefix {
 pub(crate) fn prefixes(t: &Table, classes: &Classes, upto: usize) -> Vec<Prefix> {
     let mut out = Vec::new();
     let mut coords = vec![None; t.dimensions.len()];
-    walk(t, classes, t.diagram.root, upto, &mut coords, &mut out);
+    let mut walker = Walker {
+        t,
+        classes,
+        upto,
+        memo: HashMap::new(),
+    };
+    walker.walk(t.diagram.root, &mut coords, &mut out);
     out
 }
 
-fn walk(
-    t: &Table,
-    classes: &Classes,
-    node: u32,
+/// The prefix walk, with each branch's representatives computed once: a
+/// node is reached once per representative above it (one per tool class:
+/// every tool with a substitute of its own is a class), and recomputing a
+/// destination branch's representatives each time was quadratic in tools
+/// times destinations.
+struct Walker<'t> {
+    t: &'t Table,
+    classes: &'t Classes,
     upto: usize,
-    coords: &mut Vec<Option<u32>>,
-    out: &mut Vec<Prefix>,
-) {
-    match t.diagram.nodes.get(node as usize) {
-        Some(Node::Branch { dim, children }) if usize::from(*dim) < upto => {
-            let d = usize::from(*dim);
-            for (v, child) in representatives(classes, d, children) {
+    memo: HashMap<u32, std::rc::Rc<[(u32, u32)]>>,
+}
+
+impl Walker<'_> {
+    fn walk(&mut self, node: u32, coords: &mut Vec<Option<u32>>, out: &mut Vec<Prefix>) {
+        let t = self.t;
+        match t.diagram.nodes.get(node as usize) {
+            Some(Node::Branch { dim, children }) if usize::from(*dim) < self.upto => {
+                let d = usize::from(*dim);
+                let classes = self.classes;
+                let reps = std::rc::Rc::clone(
+                    self.memo
+                        .entry(node)
+                        .or_insert_with(|| representatives(classes, d, children).into()),
+                );
+                for &(v, child) in reps.iter() {
+                    if let Some(slot) = coords.get_mut(d) {
+                        *slot = Some(v);
+                    }
+                    if feasible(t, coords) {
+                        self.walk(child, coords, out);
+                    }
+                }
                 if let Some(slot) = coords.get_mut(d) {
-                    *slot = Some(v);
-                }
-                if feasible(t, coords) {
-                    walk(t, classes, child, upto, coords, out);
+                    *slot = None;
                 }
             }
-            if let Some(slot) = coords.get_mut(d) {
-                *slot = None;
-            }
+            _ => out.push(Prefix {
+                coords: coords.clone(),
+                node,
+            }),
         }
-        _ => out.push(Prefix {
-            coords: coords.clone(),
-            node,
-        }),
     }
 }
 
