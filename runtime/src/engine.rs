@@ -60,7 +60,7 @@ pub struct Engine {
     table: Arc<Table>,
     decider: Decider,
     labeler: Labeler,
-    rewriter: Rewriter,
+    rewriter: Arc<Rewriter>,
     /// `forbidden[d][l]`: argument label `l` may not reach destination `d`'s
     /// external observers; the last row is the unknown destination.
     forbidden: Vec<Vec<bool>>,
@@ -96,7 +96,7 @@ impl Engine {
     /// mode dimension has no `committed` value.
     pub fn new(table: Arc<Table>) -> Result<Engine, LoadError> {
         let labeler = Labeler::new(&table)?;
-        let rewriter = Rewriter::new()
+        let rewriter = Rewriter::shared()
             .ok_or_else(|| LoadError::invalid("rewriter", "failed to compile (a runtime bug)"))?;
         let committed = table.committed_mode().ok_or_else(|| {
             LoadError::invalid(

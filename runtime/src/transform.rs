@@ -69,6 +69,17 @@ impl Rewriter {
         })
     }
 
+    /// The shapes of this process, compiled on first use and shared by every
+    /// engine (they do not depend on the table).
+    #[must_use]
+    pub fn shared() -> Option<std::sync::Arc<Rewriter>> {
+        static SHARED: std::sync::OnceLock<Option<std::sync::Arc<Rewriter>>> =
+            std::sync::OnceLock::new();
+        SHARED
+            .get_or_init(|| Rewriter::new().map(std::sync::Arc::new))
+            .clone()
+    }
+
     /// Coarsen every date and time in `text`.
     #[must_use]
     pub fn coarsen(&self, text: &str, to: Granularity) -> String {

@@ -47,13 +47,19 @@ impl Folded {
         let mut prev: Option<char> = None;
         let mut chars = original.char_indices().peekable();
         while let Some((at, c)) = chars.next() {
-            let alnum = c.is_alphanumeric();
-            let next_lower = chars.peek().is_some_and(|(_, n)| n.is_lowercase());
+            let alnum = if c.is_ascii() {
+                c.is_ascii_alphanumeric()
+            } else {
+                c.is_alphanumeric()
+            };
             let boundary = match (prev, alnum) {
                 (_, false) => true,
                 (None, true) => false,
                 (Some(p), true) => {
-                    (p.is_lowercase() && c.is_uppercase() && next_lower)
+                    // The look-ahead only when a case change asks for it.
+                    (p.is_lowercase()
+                        && c.is_uppercase()
+                        && chars.peek().is_some_and(|(_, n)| n.is_lowercase()))
                         || (p.is_alphabetic() && c.is_numeric())
                         || (p.is_numeric() && c.is_alphabetic())
                 }
