@@ -354,26 +354,86 @@ pub fn evaluate(
     let contracts = contracts(policies, opts)?;
     let labels = task_labels(frontier);
     let scorer = Scorer::new(&labels, frontier);
-    let mut traces: Vec<(String, Vec<TaskTrace>)> = Vec::new();
-    let mut reports = Vec::new();
-    for (c, mode) in &contracts {
+    // Memory: only the baseline's traces are kept (the Gate sweep and the
+    // channel ablation read them). Every other policy is replayed, reduced
+    // to its summary and its adversaries' outcomes, and dropped, so the
+    // peak is two policies' traces, not all of them.
+    let base_ix = contracts
+        .iter()
+        .position(|(c, _)| c.name() == opts.baseline)
+        .ok_or_else(|| EvalError::NoBaseline(opts.baseline.clone()))?;
+    let replay = |i: usize| -> Result<Vec<TaskTrace>, EvalError> {
+        let Some((c, mode)) = contracts.get(i) else {
+            return Ok(Vec::new());
+        };
         let ropts = ReplayOptions {
             mode: *mode,
             noise: None,
         };
-        let tr = replay_traces(c, frontier, &ropts, opts.progress)?;
-        reports.push(summarize(c.name(), c.table_contract(), &tr, opts.per_task));
-        traces.push((c.name().to_owned(), tr));
+        Ok(replay_traces(c, frontier, &ropts, opts.progress)?)
+    };
+    let base_traces = replay(base_ix)?;
+    let model = |obs: Observer| Model::new(&scorer, &base_traces, obs, opts);
+    let models: Vec<Model> = opts.observers.iter().map(|o| model(*o)).collect();
+    let provider = if opts.noise_rates.is_empty() {
+        None
+    } else {
+        Some(model(Observer::Provider))
+    };
+    let mut reports = Vec::new();
+    // Per policy: per observer, per adversary, the outcomes.
+    let mut outcomes: Vec<Vec<Vec<Vec<f64>>>> = Vec::new();
+    // Per policy: the provider's outcomes per adversary (noise sweep).
+    let mut provider_clean: Vec<Vec<Vec<f64>>> = Vec::new();
+    for (i, (c, _)) in contracts.iter().enumerate() {
+        let owned;
+        let tr: &[TaskTrace] = if i == base_ix {
+            &base_traces
+        } else {
+            owned = replay(i)?;
+            &owned
+        };
+        reports.push(summarize(c.name(), c.table_contract(), tr, opts.per_task));
+        outcomes.push(models.iter().map(|m| m.score(&scorer, tr, opts)).collect());
+        if let Some(m) = &provider {
+            provider_clean.push(m.score(&scorer, tr, opts));
+        }
     }
-    let base_traces = traces
-        .iter()
-        .find(|(n, _)| *n == opts.baseline)
-        .map(|(_, t)| t.as_slice())
-        .unwrap_or(&[]);
-    let recovery = recovery(&scorer, &traces, base_traces, opts);
-    let gate_sweep = gate_sweep(&scorer, base_traces, frontier, opts)?;
-    let noise = noise_sweep(&scorer, &contracts, &traces, frontier, opts)?;
-    let channels = channel_ablation(&scorer, base_traces, opts);
+    let mut recovery = Vec::new();
+    for (oi, m) in models.iter().enumerate() {
+        let base_out = outcomes.get(base_ix).and_then(|o| o.get(oi));
+        for (ai, adv) in opts.adversaries.iter().enumerate() {
+            let base = base_out.and_then(|b| b.get(ai));
+            for ((c, _), per_obs) in contracts.iter().zip(&outcomes) {
+                let Some(out) = per_obs.get(oi).and_then(|o| o.get(ai)) else {
+                    continue;
+                };
+                let vs = (c.name() != opts.baseline).then_some(base).flatten();
+                recovery.push(row(
+                    c.name(),
+                    m.observer,
+                    *adv,
+                    out,
+                    vs.map(Vec::as_slice),
+                    opts,
+                ));
+            }
+        }
+    }
+    let gate_sweep = gate_sweep(&scorer, &base_traces, frontier, opts)?;
+    let noise = match &provider {
+        Some(m) => Some(noise_sweep(
+            &scorer,
+            &contracts,
+            base_ix,
+            m,
+            &provider_clean,
+            frontier,
+            opts,
+        )?),
+        None => None,
+    };
+    let channels = channel_ablation(&scorer, &base_traces, opts);
     Ok(EvalReport {
         tasks: frontier.tasks.len(),
         labeled_tasks: scorer.truth.iter().filter(|t| t.is_some()).count(),
@@ -468,32 +528,19 @@ fn gate_sweep(
 fn noise_sweep(
     scorer: &Scorer<'_>,
     contracts: &[(Contract, ReplayMode)],
-    traces: &[(String, Vec<TaskTrace>)],
+    base_ix: usize,
+    provider: &Model,
+    clean_out: &[Vec<Vec<f64>>],
     frontier: &Frontier,
     opts: &EvalOptions,
-) -> Result<Option<NoiseSweep>, EvalError> {
-    if opts.noise_rates.is_empty() {
-        return Ok(None);
-    }
-    let obs = Observer::Provider;
-    let score = |tr: &[TaskTrace], nb: &NaiveBayes| -> Vec<Vec<f64>> {
-        let d = docs(tr, obs, opts.view, ChannelMask::FULL);
-        opts.adversaries
-            .iter()
-            .map(|a| scorer.outcomes(*a, &d, Some(nb)))
-            .collect()
-    };
-    let base_ix = traces.iter().position(|(n, _)| *n == opts.baseline);
-    let base_clean = base_ix
-        .and_then(|i| traces.get(i))
-        .map_or(&[][..], |(_, t)| t.as_slice());
-    let nb = scorer.train(&docs(base_clean, obs, opts.view, ChannelMask::FULL));
-    let clean_out: Vec<Vec<Vec<f64>>> = traces.iter().map(|(_, tr)| score(tr, &nb)).collect();
-    let base_clean_out = base_ix.and_then(|i| clean_out.get(i));
+) -> Result<NoiseSweep, EvalError> {
+    let obs = provider.observer;
+    let base_clean_out = clean_out.get(base_ix);
     let mut clean = Vec::new();
-    for ((name, _), outs) in traces.iter().zip(&clean_out) {
+    for ((c, _), outs) in contracts.iter().zip(clean_out) {
+        let name = c.name();
         for (ai, (adv, out)) in opts.adversaries.iter().zip(outs).enumerate() {
-            let base = (*name != opts.baseline)
+            let base = (name != opts.baseline)
                 .then(|| base_clean_out.and_then(|b| b.get(ai)))
                 .flatten();
             clean.push(row(name, obs, *adv, out, base.map(Vec::as_slice), opts));
@@ -505,30 +552,42 @@ fn noise_sweep(
             rate: *rate,
             seed: opts.noise_seed,
         };
-        let mut noisy: Vec<(String, Vec<TaskTrace>)> = Vec::with_capacity(contracts.len());
-        for (c, mode) in contracts {
-            let tr = replay_traces(
-                c,
-                frontier,
-                &ReplayOptions {
-                    mode: *mode,
-                    noise: Some(noise),
-                },
-                opts.progress,
-            )?;
-            noisy.push((c.name().to_owned(), tr));
-        }
-        let outs: Vec<Vec<Vec<f64>>> = noisy.iter().map(|(_, tr)| score(tr, &nb)).collect();
-        let base_out = base_ix.and_then(|i| outs.get(i));
-        for (((name, tr), out), clean_out) in noisy.iter().zip(&outs).zip(&clean_out) {
-            let s = summarize(name, "", tr, false);
+        // One policy's noisy traces at a time: the baseline's first (the
+        // others are paired against it), then every policy in order.
+        let replay = |i: usize| -> Result<Option<Scored>, EvalError> {
+            let Some((c, mode)) = contracts.get(i) else {
+                return Ok(None);
+            };
+            let ropts = ReplayOptions {
+                mode: *mode,
+                noise: Some(noise),
+            };
+            let tr = replay_traces(c, frontier, &ropts, opts.progress)?;
+            let out = provider.score(scorer, &tr, opts);
+            Ok(Some((tr, out)))
+        };
+        let mut base = replay(base_ix)?;
+        for (i, ((c, _), clean_out)) in contracts.iter().zip(clean_out).enumerate() {
+            let name = c.name();
+            let this = if i == base_ix {
+                base.take()
+            } else {
+                replay(i)?
+            };
+            let Some((tr, out)) = this else { continue };
+            let base_out = if i == base_ix {
+                None
+            } else {
+                base.as_ref().map(|b| &b.1)
+            };
+            let s = summarize(name, "", &tr, false);
             let recovery = opts
                 .adversaries
                 .iter()
                 .enumerate()
                 .filter_map(|(ai, adv)| {
                     let (o, c) = (out.get(ai)?, clean_out.get(ai)?);
-                    let vs_baseline = if *name == opts.baseline {
+                    let vs_baseline = if name == opts.baseline {
                         None
                     } else {
                         base_out
@@ -545,7 +604,7 @@ fn noise_sweep(
                 .collect();
             rows.push(NoiseRow {
                 rate: *rate,
-                policy: name.clone(),
+                policy: name.to_owned(),
                 labels: tr.iter().map(|t| t.noise).sum(),
                 calls_per_task: s.calls_per_task,
                 delta_per_task: s
@@ -555,15 +614,19 @@ fn noise_sweep(
                     .map_or(0.0, |o| o.delta_per_task),
                 recovery,
             });
+            if i == base_ix {
+                // Keep the baseline's outcomes for the policies after it.
+                base = Some((Vec::new(), out));
+            }
         }
     }
-    Ok(Some(NoiseSweep {
+    Ok(NoiseSweep {
         seed: opts.noise_seed,
         observer: obs,
         rates: opts.noise_rates.clone(),
         clean,
         rows,
-    }))
+    })
 }
 
 /// Fails before any work on a noise rate that is not a probability or is
@@ -646,41 +709,42 @@ impl<'l> Scorer<'l> {
     }
 }
 
-/// Recovery per observer, adversary and policy, each against the baseline.
-fn recovery(
-    scorer: &Scorer<'_>,
-    traces: &[(String, Vec<TaskTrace>)],
-    base_traces: &[TaskTrace],
-    opts: &EvalOptions,
-) -> Vec<RecoveryRow> {
-    let mut recovery = Vec::new();
-    for obs in &opts.observers {
-        let base_docs = docs(base_traces, *obs, opts.view, ChannelMask::FULL);
-        let nb = scorer.train(&base_docs);
-        for adv in &opts.adversaries {
-            let base_out = scorer.outcomes(*adv, &base_docs, Some(&nb));
-            for (name, tr) in traces {
-                let out = if *name == opts.baseline {
-                    base_out.clone()
-                } else {
-                    scorer.outcomes(
-                        *adv,
-                        &docs(tr, *obs, opts.view, ChannelMask::FULL),
-                        Some(&nb),
-                    )
-                };
-                recovery.push(row(
-                    name,
-                    *obs,
-                    *adv,
-                    &out,
-                    (*name != opts.baseline).then_some(base_out.as_slice()),
-                    opts,
-                ));
-            }
+/// A policy's traces and each adversary's outcomes on them.
+type Scored = (Vec<TaskTrace>, Vec<Vec<f64>>);
+
+/// An observer's adversaries, trained on the baseline's view of it.
+struct Model {
+    observer: Observer,
+    nb: NaiveBayes,
+}
+
+impl Model {
+    fn new(
+        scorer: &Scorer<'_>,
+        base: &[TaskTrace],
+        observer: Observer,
+        opts: &EvalOptions,
+    ) -> Model {
+        let d = docs(base, observer, opts.view, ChannelMask::FULL);
+        Model {
+            observer,
+            nb: scorer.train(&d),
         }
     }
-    recovery
+
+    /// Each adversary's outcomes on a policy's view of the observer.
+    fn score(
+        &self,
+        scorer: &Scorer<'_>,
+        traces: &[TaskTrace],
+        opts: &EvalOptions,
+    ) -> Vec<Vec<f64>> {
+        let d = docs(traces, self.observer, opts.view, ChannelMask::FULL);
+        opts.adversaries
+            .iter()
+            .map(|a| scorer.outcomes(*a, &d, Some(&self.nb)))
+            .collect()
+    }
 }
 
 /// The baseline's recovery from the provider's view with one channel at a
