@@ -420,7 +420,7 @@ pub fn evaluate(
             }
         }
     }
-    let gate_sweep = gate_sweep(&scorer, &base_traces, frontier, opts)?;
+    let gate_sweep = gate_sweep(&scorer, &contracts, &base_traces, frontier, opts)?;
     let noise = match &provider {
         Some(m) => Some(noise_sweep(
             &scorer,
@@ -470,6 +470,7 @@ fn row(
 
 fn gate_sweep(
     scorer: &Scorer<'_>,
+    contracts: &[(Contract, ReplayMode)],
     base_traces: &[TaskTrace],
     frontier: &Frontier,
     opts: &EvalOptions,
@@ -491,7 +492,11 @@ fn gate_sweep(
         .map(|a| scorer.outcomes(*a, &base_docs, Some(&nb)))
         .collect();
     for (tau, table) in &opts.gate_sweep {
-        let c = Contract::new(format!("gate@{tau}"), table.clone())?;
+        let name = format!("gate@{tau}");
+        let c = match contracts.iter().find(|(c, _)| c.labels_like(table)) {
+            Some((other, _)) => Contract::sharing(name, table.clone(), other)?,
+            None => Contract::new(name, table.clone())?,
+        };
         let tr = replay_traces(&c, frontier, &ReplayOptions::default(), opts.progress)?;
         let s = summarize(c.name(), c.table_contract(), &tr, false);
         let d = docs(&tr, Observer::Provider, opts.view, ChannelMask::FULL);
@@ -658,7 +663,13 @@ fn contracts(
         if contracts.iter().any(|(c, _)| c.name() == name) {
             return Err(EvalError::DuplicatePolicy(name));
         }
-        contracts.push((Contract::new(name, table)?, ReplayMode::Speculative));
+        // Policies that label alike (the std ones) share one labeler.
+        let like = contracts.iter().find(|(c, _)| c.labels_like(&table));
+        let c = match like {
+            Some((other, _)) => Contract::sharing(name, table, other)?,
+            None => Contract::new(name, table)?,
+        };
+        contracts.push((c, ReplayMode::Speculative));
     }
     let base = contracts
         .iter()
@@ -666,10 +677,8 @@ fn contracts(
         .map(|(c, _)| c.clone())
         .ok_or_else(|| EvalError::NoBaseline(opts.baseline.clone()))?;
     if opts.add_no_spec && !contracts.iter().any(|(c, _)| c.name() == "no_spec") {
-        contracts.push((
-            Contract::new("no_spec", base.table().clone())?,
-            ReplayMode::CommittedOnly,
-        ));
+        // The baseline's own engine, replayed committed-only.
+        contracts.push((base.renamed("no_spec"), ReplayMode::CommittedOnly));
     }
     Ok(contracts)
 }

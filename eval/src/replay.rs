@@ -84,6 +84,45 @@ impl Contract {
         })
     }
 
+    /// A contract for `table` that shares `other`'s labeler when the two
+    /// label alike ([`Engine::new_sharing`]).
+    ///
+    /// # Errors
+    ///
+    /// As [`Contract::new`].
+    pub fn sharing(
+        name: impl Into<String>,
+        table: Table,
+        other: &Contract,
+    ) -> Result<Contract, ReplayError> {
+        let name = name.into();
+        let engine = Engine::new_sharing(Arc::new(table), &other.engine).map_err(|e| {
+            ReplayError::Table {
+                contract: name.clone(),
+                message: e.to_string(),
+            }
+        })?;
+        Ok(Contract {
+            name,
+            engine: Arc::new(engine),
+        })
+    }
+
+    /// Whether `table` labels exactly as this contract's table does.
+    #[must_use]
+    pub fn labels_like(&self, table: &Table) -> bool {
+        self.engine.labels_like(table)
+    }
+
+    /// The same contract (the same engine) under another name.
+    #[must_use]
+    pub fn renamed(&self, name: impl Into<String>) -> Contract {
+        Contract {
+            name: name.into(),
+            engine: Arc::clone(&self.engine),
+        }
+    }
+
     /// The policy name.
     #[must_use]
     pub fn name(&self) -> &str {

@@ -59,7 +59,7 @@ impl std::fmt::Debug for Rewritten {
 pub struct Engine {
     table: Arc<Table>,
     decider: Decider,
-    labeler: Labeler,
+    labeler: Arc<Labeler>,
     rewriter: Arc<Rewriter>,
     /// `forbidden[d][l]`: argument label `l` may not reach destination `d`'s
     /// external observers; the last row is the unknown destination.
@@ -95,7 +95,42 @@ impl Engine {
     /// A labeler pattern or lexicon that does not compile, or a table whose
     /// mode dimension has no `committed` value.
     pub fn new(table: Arc<Table>) -> Result<Engine, LoadError> {
-        let labeler = Labeler::new(&table)?;
+        let labeler = Arc::new(Labeler::new(&table)?);
+        Engine::with_labeler(table, labeler)
+    }
+
+    /// Like [`Engine::new`], but reuses `other`'s labeler when the two
+    /// tables label alike (same lexicons, labelers, lattices, tools,
+    /// destinations and transforms), as the std policies do: a process that
+    /// loads many policies (an evaluation, a server with one table per
+    /// tenant) then holds one copy of the lexicon automata instead of one
+    /// per table. Otherwise it is [`Engine::new`].
+    ///
+    /// # Errors
+    ///
+    /// As [`Engine::new`].
+    pub fn new_sharing(table: Arc<Table>, other: &Engine) -> Result<Engine, LoadError> {
+        if other.labels_like(&table) {
+            Engine::with_labeler(table, Arc::clone(&other.labeler))
+        } else {
+            Engine::new(table)
+        }
+    }
+
+    /// Whether `table` labels exactly as this engine's table does (what
+    /// [`Engine::new_sharing`] requires to share the labeler).
+    #[must_use]
+    pub fn labels_like(&self, table: &Table) -> bool {
+        let b = &*self.table;
+        table.lexicons == b.lexicons
+            && table.labelers == b.labelers
+            && table.lattices == b.lattices
+            && table.tools == b.tools
+            && table.destinations == b.destinations
+            && table.transforms == b.transforms
+    }
+
+    fn with_labeler(table: Arc<Table>, labeler: Arc<Labeler>) -> Result<Engine, LoadError> {
         let rewriter = Rewriter::shared()
             .ok_or_else(|| LoadError::invalid("rewriter", "failed to compile (a runtime bug)"))?;
         let committed = table.committed_mode().ok_or_else(|| {
