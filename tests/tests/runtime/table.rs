@@ -490,3 +490,24 @@ fn signed_tables_load_only_with_a_trusted_signature() {
         "a public key cannot sign"
     );
 }
+
+#[test]
+fn engines_that_label_alike_share_one_labeler() {
+    let table = Arc::new(stpc_tests::web_search_table::web_search_table(
+        &stpc_tests::web_search_table::Options::default(),
+    ));
+    use stpc_runtime::Engine;
+    let first = Engine::new(Arc::clone(&table)).unwrap();
+    // A table that decides differently but labels alike: shared.
+    let mut other = (*table).clone();
+    other.contract = "another".to_owned();
+    let shared = Engine::new_sharing(Arc::new(other), &first).unwrap();
+    assert!(std::ptr::eq(first.labeler(), shared.labeler()));
+    // A lexicon changed: a labeler of its own.
+    let mut changed = (*table).clone();
+    let lexicon = changed.lexicons.first_mut().expect("a lexicon");
+    lexicon.name.push_str("_changed");
+    assert!(!first.labels_like(&changed));
+    let own = Engine::new_sharing(Arc::new(changed), &first).unwrap();
+    assert!(!std::ptr::eq(first.labeler(), own.labeler()));
+}
