@@ -110,8 +110,12 @@ impl LoadError {
     }
 }
 
-/// Replace every `"..."` in a serde message by `"…"` and cut the trailing
-/// position serde appends (we report it separately).
+/// Replace every `"..."` in a serde message by `"…"`, and the backticked
+/// name serde quotes from the input (`unknown variant `x``, `unknown field
+/// `x``, `duplicate field `x``) by `` `…` ``, and cut the trailing position
+/// serde appends (we report it separately). Table content never reaches a
+/// message: a hostile table could carry terminal escapes or megabytes in a
+/// name. The names serde lists as expected are the format's own and stay.
 fn elide_quoted(msg: &str) -> String {
     let msg = msg.split(" at line ").next().unwrap_or(msg);
     let mut out = String::with_capacity(msg.len());
@@ -129,6 +133,21 @@ fn elide_quoted(msg: &str) -> String {
             out.push(ch);
         }
     }
+    for prefix in ["unknown variant `", "unknown field `", "duplicate field `"] {
+        if let Some(at) = out.find(prefix) {
+            let start = at + prefix.len();
+            // The input's name ends at the first backtick followed by a
+            // comma or the end of the message.
+            let rest = out.get(start..).unwrap_or("");
+            let end = rest
+                .match_indices('`')
+                .map(|(i, _)| i)
+                .find(|&i| matches!(rest.get(i + 1..i + 2), None | Some(",")))
+                .unwrap_or(rest.len());
+            out.replace_range(start..start + end, "…");
+        }
+    }
+    out.retain(|c| !c.is_control());
     out
 }
 

@@ -511,3 +511,32 @@ fn engines_that_label_alike_share_one_labeler() {
     let own = Engine::new_sharing(Arc::new(changed), &first).unwrap();
     assert!(!std::ptr::eq(first.labeler(), own.labeler()));
 }
+
+/// A load error never echoes table content: not a quoted string, not a
+/// name serde reports in backticks, not a control character.
+#[test]
+fn load_errors_do_not_echo_table_content() {
+    let t = table();
+    let json = t.to_json_pretty().unwrap();
+    let hostile = "EVIL\u{1b}[31m`,x";
+    for (what, from, to) in [
+        (
+            "a variant",
+            "\"allow\"",
+            format!("\"{}\"", hostile.replace('\u{1b}', "\\u001b")),
+        ),
+        (
+            "a field",
+            "\"action\"",
+            format!("\"{}\"", hostile.replace('\u{1b}', "\\u001b")),
+        ),
+    ] {
+        let edited = json.replacen(from, &to, 1);
+        assert_ne!(edited, json, "{what}: the edit applies");
+        let err = stpc_runtime::table::Table::from_json(edited.as_bytes())
+            .expect_err(what)
+            .to_string();
+        assert!(!err.contains("EVIL"), "{what}: {err}");
+        assert!(!err.chars().any(char::is_control), "{what}: {err}");
+    }
+}
