@@ -77,10 +77,28 @@ impl Automaton {
             byte: vec![0],
             ..Automaton::default()
         };
+        // The patterns copied in sorted order, so each layer reads memory
+        // in sequence rather than at random (the patterns' own order).
+        let mut sorted: Vec<u8> = Vec::with_capacity(order.iter().map(|&p| pat(p).len()).sum());
+        let mut spans: Vec<(u32, u32)> = Vec::with_capacity(order.len());
+        for &p in &order {
+            let start = u32::try_from(sorted.len()).ok()?;
+            sorted.extend_from_slice(pat(p));
+            spans.push((start, u32::try_from(sorted.len()).ok()?));
+        }
+        let pat = |k: u32| {
+            spans
+                .get(k as usize)
+                .and_then(|&(s, e)| sorted.get(s as usize..e as usize))
+                .unwrap_or(&[])
+        };
         // (node, pattern) for every pattern end, in creation order.
         let mut ends: Vec<(u32, u32)> = Vec::with_capacity(order.len());
-        // The node each still-active pattern has reached, beside it.
-        let mut active: Vec<(u32, u32)> = order.iter().map(|&p| (p, 0)).collect();
+        // Per still-active pattern (by sorted position), the node it has
+        // reached.
+        let mut active: Vec<(u32, u32)> = (0..u32::try_from(order.len()).ok()?)
+            .map(|k| (k, 0))
+            .collect();
         let mut first_child: Vec<u32> = Vec::new();
         let mut layer = 0u32..1u32;
         let mut depth = 0usize;
@@ -104,7 +122,7 @@ impl Automaton {
                 }
                 *at = node;
                 if pat(*p).len() == depth + 1 {
-                    ends.push((node, *p));
+                    ends.push((node, *order.get(*p as usize)?));
                 }
             }
             let next_start = layer.end;
