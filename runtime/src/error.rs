@@ -112,7 +112,8 @@ impl LoadError {
 
 /// Replace every `"..."` in a serde message by `"…"`, and the backticked
 /// name serde quotes from the input (`unknown variant `x``, `unknown field
-/// `x``, `duplicate field `x``) by `` `…` ``, and cut the trailing position
+/// `x``, `duplicate field `x``) by `` `…` `` unless it is a short plain
+/// identifier (a misspelt key), and cut the trailing position
 /// serde appends (we report it separately). Table content never reaches a
 /// message: a hostile table could carry terminal escapes or megabytes in a
 /// name. The names serde lists as expected are the format's own and stay.
@@ -144,7 +145,14 @@ fn elide_quoted(msg: &str) -> String {
                 .map(|(i, _)| i)
                 .find(|&i| matches!(rest.get(i + 1..i + 2), None | Some(",")))
                 .unwrap_or(rest.len());
-            out.replace_range(start..start + end, "…");
+            // A plain short identifier (a misspelt key) helps and cannot
+            // carry anything; anything else is elided.
+            let name = rest.get(..end).unwrap_or("");
+            let plain = (1..=32).contains(&name.len())
+                && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
+            if !plain {
+                out.replace_range(start..start + end, "…");
+            }
         }
     }
     out.retain(|c| !c.is_control());
