@@ -354,10 +354,11 @@ pub fn evaluate(
     let contracts = contracts(policies, opts)?;
     let labels = task_labels(frontier);
     let scorer = Scorer::new(&labels, frontier);
-    // Memory: only the baseline's traces are kept (the Gate sweep and the
-    // channel ablation read them). Every other policy is replayed, reduced
-    // to its summary and its adversaries' outcomes, and dropped, so the
-    // peak is two policies' traces, not all of them.
+    // Memory: one policy's traces at a time. The baseline is replayed
+    // first and reduced to everything read of it (its summary, each
+    // adversary's model and outcomes, the channel ablation); then every
+    // other policy is replayed, reduced to its summary and outcomes, and
+    // dropped. What stays per task is a few numbers.
     let base_ix = contracts
         .iter()
         .position(|(c, _)| c.name() == opts.baseline)
@@ -375,28 +376,36 @@ pub fn evaluate(
     let base_traces = replay(base_ix)?;
     let model = |obs: Observer| Model::new(&scorer, &base_traces, obs, opts);
     let models: Vec<Model> = opts.observers.iter().map(|o| model(*o)).collect();
-    let provider = if opts.noise_rates.is_empty() {
+    // The provider's model: the noise sweep's and the Gate sweep's.
+    let provider = if opts.noise_rates.is_empty() && opts.gate_sweep.is_empty() {
         None
     } else {
         Some(model(Observer::Provider))
     };
+    let reduce = |c: &Contract, tr: &[TaskTrace]| Reduced {
+        report: summarize(c.name(), c.table_contract(), tr, opts.per_task),
+        outcomes: models.iter().map(|m| m.score(&scorer, tr, opts)).collect(),
+        provider: provider.as_ref().map(|m| m.score(&scorer, tr, opts)),
+    };
+    let mut base = contracts.get(base_ix).map(|(c, _)| reduce(c, &base_traces));
+    let channels = channel_ablation(&scorer, &base_traces, opts);
+    drop(base_traces);
     let mut reports = Vec::new();
     // Per policy: per observer, per adversary, the outcomes.
     let mut outcomes: Vec<Vec<Vec<Vec<f64>>>> = Vec::new();
-    // Per policy: the provider's outcomes per adversary (noise sweep).
+    // Per policy: the provider's outcomes per adversary.
     let mut provider_clean: Vec<Vec<Vec<f64>>> = Vec::new();
     for (i, (c, _)) in contracts.iter().enumerate() {
-        let owned;
-        let tr: &[TaskTrace] = if i == base_ix {
-            &base_traces
+        let r = if i == base_ix {
+            base.take()
         } else {
-            owned = replay(i)?;
-            &owned
+            Some(reduce(c, &replay(i)?))
         };
-        reports.push(summarize(c.name(), c.table_contract(), tr, opts.per_task));
-        outcomes.push(models.iter().map(|m| m.score(&scorer, tr, opts)).collect());
-        if let Some(m) = &provider {
-            provider_clean.push(m.score(&scorer, tr, opts));
+        let Some(r) = r else { continue };
+        reports.push(r.report);
+        outcomes.push(r.outcomes);
+        if let Some(p) = r.provider {
+            provider_clean.push(p);
         }
     }
     let mut recovery = Vec::new();
@@ -420,7 +429,13 @@ pub fn evaluate(
             }
         }
     }
-    let gate_sweep = gate_sweep(&scorer, &contracts, &base_traces, frontier, opts)?;
+    let gate_sweep = gate_sweep(
+        &scorer,
+        &contracts,
+        provider.as_ref().zip(provider_clean.get(base_ix)),
+        frontier,
+        opts,
+    )?;
     let noise = match &provider {
         Some(m) => Some(noise_sweep(
             &scorer,
@@ -433,7 +448,6 @@ pub fn evaluate(
         )?),
         None => None,
     };
-    let channels = channel_ablation(&scorer, &base_traces, opts);
     Ok(EvalReport {
         tasks: frontier.tasks.len(),
         labeled_tasks: scorer.truth.iter().filter(|t| t.is_some()).count(),
@@ -471,26 +485,15 @@ fn row(
 fn gate_sweep(
     scorer: &Scorer<'_>,
     contracts: &[(Contract, ReplayMode)],
-    base_traces: &[TaskTrace],
+    provider: Option<(&Model, &Vec<Vec<f64>>)>,
     frontier: &Frontier,
     opts: &EvalOptions,
 ) -> Result<Vec<GateRow>, EvalError> {
     let mut rows = Vec::new();
-    if opts.gate_sweep.is_empty() {
+    let Some((model, base_out)) = provider.filter(|_| !opts.gate_sweep.is_empty()) else {
         return Ok(rows);
-    }
-    let base_docs = docs(
-        base_traces,
-        Observer::Provider,
-        opts.view,
-        ChannelMask::FULL,
-    );
-    let nb = scorer.train(&base_docs);
-    let base_out: Vec<Vec<f64>> = opts
-        .adversaries
-        .iter()
-        .map(|a| scorer.outcomes(*a, &base_docs, Some(&nb)))
-        .collect();
+    };
+    let nb = &model.nb;
     for (tau, table) in &opts.gate_sweep {
         let name = format!("gate@{tau}");
         let c = match contracts.iter().find(|(c, _)| c.labels_like(table)) {
@@ -501,8 +504,8 @@ fn gate_sweep(
         let s = summarize(c.name(), c.table_contract(), &tr, false);
         let d = docs(&tr, Observer::Provider, opts.view, ChannelMask::FULL);
         let mut rec = Vec::new();
-        for (adv, base) in opts.adversaries.iter().zip(&base_out) {
-            let out = scorer.outcomes(*adv, &d, Some(&nb));
+        for (adv, base) in opts.adversaries.iter().zip(base_out) {
+            let out = scorer.outcomes(*adv, &d, Some(nb));
             rec.push(row(
                 c.name(),
                 Observer::Provider,
@@ -716,6 +719,15 @@ impl<'l> Scorer<'l> {
                 .collect(),
         }
     }
+}
+
+/// What the evaluation keeps of one policy's replay.
+struct Reduced {
+    report: ReplayReport,
+    /// Per observer, per adversary, the outcomes.
+    outcomes: Vec<Vec<Vec<f64>>>,
+    /// The provider's outcomes per adversary, when a sweep needs them.
+    provider: Option<Vec<Vec<f64>>>,
 }
 
 /// A policy's traces and each adversary's outcomes on them.
