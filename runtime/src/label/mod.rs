@@ -917,6 +917,7 @@ impl Labeler {
         facts.s.hits.clear();
         self.terms
             .scan(&facts.s.folded, &mut facts.s.hits, &mut facts.s.typo);
+        lexicon_flags(&facts.s.hits, self.n_lexicons, &mut facts.s.word_lex);
     }
 
     fn ensure_parts(&self, rules: &Rules, facts: &mut Facts<'_, '_>) {
@@ -928,6 +929,7 @@ impl Labeler {
         facts.s.part_hits.clear();
         self.parts
             .scan(&facts.s.folded, &mut facts.s.part_hits, &mut facts.s.typo);
+        lexicon_flags(&facts.s.part_hits, self.n_lexicons, &mut facts.s.part_lex);
     }
 
     fn ensure_patterns(&self, rules: &Rules, facts: &mut Facts<'_, '_>) {
@@ -1070,6 +1072,13 @@ struct Scratch {
     typo: terms::TypoScratch,
     path: String,
     part_hits: Vec<Hit>,
+    /// Per lexicon, whether `hits` has an exact hit of it
+    /// ([`HIT_EXACT`]) or any hit ([`HIT_ANY`]): a rule's `terms`
+    /// condition is then one lookup per lexicon it names, not a scan of
+    /// every hit.
+    word_lex: Vec<u8>,
+    /// The same for `part_hits`.
+    part_lex: Vec<u8>,
     exact: Vec<bool>,
     exact_hits: Vec<(u32, u32, std::ops::Range<usize>)>,
     patterns: Vec<bool>,
@@ -1144,13 +1153,34 @@ impl<'t, 's> Facts<'t, 's> {
     }
 
     fn term_has(&self, ls: &[u32], parts: bool, fuzzy: bool) -> bool {
-        let hits = if parts {
-            &self.s.part_hits
+        let flags = if parts {
+            &self.s.part_lex
         } else {
-            &self.s.hits
+            &self.s.word_lex
         };
-        hits.iter()
-            .any(|h| (fuzzy || !h.fuzzy) && ls.contains(&h.lexicon))
+        let want = if fuzzy { HIT_ANY } else { HIT_EXACT };
+        ls.iter()
+            .any(|l| flags.get(*l as usize).is_some_and(|f| f & want != 0))
+    }
+}
+
+/// A lexicon has a hit that is not a typo.
+const HIT_EXACT: u8 = 1;
+/// A lexicon has a hit, typo or not.
+const HIT_ANY: u8 = 2;
+
+/// Per lexicon, the [`HIT_EXACT`] and [`HIT_ANY`] flags of `hits`.
+fn lexicon_flags(hits: &[Hit], n: usize, flags: &mut Vec<u8>) {
+    flags.clear();
+    flags.resize(n, 0);
+    for h in hits {
+        if let Some(f) = flags.get_mut(h.lexicon as usize) {
+            *f |= if h.fuzzy {
+                HIT_ANY
+            } else {
+                HIT_EXACT | HIT_ANY
+            };
+        }
     }
 }
 
