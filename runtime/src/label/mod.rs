@@ -246,7 +246,9 @@ pub struct Labeler {
     pattern_text: Vec<String>,
     lexicon_names: Vec<String>,
     /// Every lexicon's phrases, for explanations.
-    entries: Vec<Vec<Box<str>>>,
+    /// (in one string, with each lexicon's entry ranges: two allocations
+    /// instead of one per entry).
+    entries: (String, Vec<Vec<(u32, u32)>>),
     n_lexicons: usize,
     args: Rules,
     destination: Rules,
@@ -457,11 +459,7 @@ impl Labeler {
             patterns,
             pattern_text: b.patterns.into_iter().map(|(p, _)| p).collect(),
             lexicon_names: table.lexicons.iter().map(|l| l.name.clone()).collect(),
-            entries: table
-                .lexicons
-                .iter()
-                .map(|l| l.entries.iter().map(|e| e.phrase.as_str().into()).collect())
-                .collect(),
+            entries: phrase_store(&table.lexicons),
             n_lexicons: n,
             args,
             destination,
@@ -968,10 +966,9 @@ impl Labeler {
                 .join(", ")
         };
         let entry = |l: u32, e: u32| {
-            self.entries
-                .get(l as usize)
-                .and_then(|es| es.get(e as usize))
-                .map(|p| p.to_string())
+            let (text, ranges) = &self.entries;
+            let &(start, end) = ranges.get(l as usize)?.get(e as usize)?;
+            text.get(start as usize..end as usize).map(str::to_owned)
         };
         match c {
             Cond::Exact(ls) => {
@@ -1162,6 +1159,31 @@ impl<'t, 's> Facts<'t, 's> {
         ls.iter()
             .any(|l| flags.get(*l as usize).is_some_and(|f| f & want != 0))
     }
+}
+
+/// Every lexicon's phrases in one string, with each lexicon's entry ranges.
+fn phrase_store(lexicons: &[crate::table::Lexicon]) -> (String, Vec<Vec<(u32, u32)>>) {
+    let mut text = String::with_capacity(
+        lexicons
+            .iter()
+            .flat_map(|l| &l.entries)
+            .map(|e| e.phrase.len())
+            .sum(),
+    );
+    let ranges = lexicons
+        .iter()
+        .map(|l| {
+            l.entries
+                .iter()
+                .map(|e| {
+                    let start = u32::try_from(text.len()).unwrap_or(u32::MAX);
+                    text.push_str(&e.phrase);
+                    (start, u32::try_from(text.len()).unwrap_or(u32::MAX))
+                })
+                .collect()
+        })
+        .collect();
+    (text, ranges)
 }
 
 /// A lexicon has a hit that is not a typo.
