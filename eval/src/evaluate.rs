@@ -495,11 +495,7 @@ fn gate_sweep(
     };
     let nb = &model.nb;
     for (tau, table) in &opts.gate_sweep {
-        let name = format!("gate@{tau}");
-        let c = match contracts.iter().find(|(c, _)| c.labels_like(table)) {
-            Some((other, _)) => Contract::sharing(name, table.clone(), other)?,
-            None => Contract::new(name, table.clone())?,
-        };
+        let c = sharing_with(contracts, format!("gate@{tau}"), table.clone())?;
         let tr = replay_traces(&c, frontier, &ReplayOptions::default(), opts.progress)?;
         let s = summarize(c.name(), c.table_contract(), &tr, false);
         let d = docs(&tr, Observer::Provider, opts.view, ChannelMask::FULL);
@@ -667,11 +663,7 @@ fn contracts(
             return Err(EvalError::DuplicatePolicy(name));
         }
         // Policies that label alike (the std ones) share one labeler.
-        let like = contracts.iter().find(|(c, _)| c.labels_like(&table));
-        let c = match like {
-            Some((other, _)) => Contract::sharing(name, table, other)?,
-            None => Contract::new(name, table)?,
-        };
+        let c = sharing_with(&contracts, name, table)?;
         contracts.push((c, ReplayMode::Speculative));
     }
     let base = contracts
@@ -684,6 +676,19 @@ fn contracts(
         contracts.push((base.renamed("no_spec"), ReplayMode::CommittedOnly));
     }
     Ok(contracts)
+}
+
+/// A contract for `table` that shares the labeler of the first of
+/// `contracts` that labels alike (the std policies all do).
+fn sharing_with(
+    contracts: &[(Contract, ReplayMode)],
+    name: String,
+    table: Table,
+) -> Result<Contract, ReplayError> {
+    match contracts.iter().find(|(c, _)| c.labels_like(&table)) {
+        Some((other, _)) => Contract::sharing(name, table, other),
+        None => Contract::new(name, table),
+    }
 }
 
 /// The hidden labels of the frontier's tasks, sorted, once each.

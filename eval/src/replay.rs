@@ -42,7 +42,9 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use serde_json::{json, Value};
 use stpc_runtime::table::{Action, Lattice, OnPromote, MISSING};
-use stpc_runtime::{Engine, Labels, MemorySink, Monitor, Outcome, Promoted, ProposedEvent, Table};
+use stpc_runtime::{
+    Engine, Labels, LoadError, MemorySink, Monitor, Outcome, Promoted, ProposedEvent, Table,
+};
 
 use crate::frontier::Task;
 use crate::trace::{
@@ -73,8 +75,11 @@ impl Contract {
     ///
     /// The runtime refuses the table.
     pub fn new(name: impl Into<String>, table: Table) -> Result<Contract, ReplayError> {
-        let name = name.into();
-        let engine = Engine::new(Arc::new(table)).map_err(|e| ReplayError::Table {
+        Contract::built(name.into(), Engine::new(Arc::new(table)))
+    }
+
+    fn built(name: String, engine: Result<Engine, LoadError>) -> Result<Contract, ReplayError> {
+        let engine = engine.map_err(|e| ReplayError::Table {
             contract: name.clone(),
             message: e.to_string(),
         })?;
@@ -95,17 +100,10 @@ impl Contract {
         table: Table,
         other: &Contract,
     ) -> Result<Contract, ReplayError> {
-        let name = name.into();
-        let engine = Engine::new_sharing(Arc::new(table), &other.engine).map_err(|e| {
-            ReplayError::Table {
-                contract: name.clone(),
-                message: e.to_string(),
-            }
-        })?;
-        Ok(Contract {
-            name,
-            engine: Arc::new(engine),
-        })
+        Contract::built(
+            name.into(),
+            Engine::new_sharing(Arc::new(table), &other.engine),
+        )
     }
 
     /// Whether `table` labels exactly as this contract's table does.

@@ -18,18 +18,10 @@ use std::sync::Arc;
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use serde_json::json;
-use stpc_runtime::audit::{AuditRecord, AuditSink};
 use stpc_runtime::decide::{LabelsIn, Query};
-use stpc_runtime::{AuditError, Engine, Monitor, ProposedEvent};
+use stpc_runtime::{Engine, Monitor, ProposedEvent};
 
-/// Discards records (measures the monitor, not a sink's allocation growth).
-struct NullSink;
-impl AuditSink for NullSink {
-    fn record(&mut self, rec: &AuditRecord) -> Result<(), AuditError> {
-        black_box(rec);
-        Ok(())
-    }
-}
+use stpc_tests::event_mix::NullSink;
 
 fn bench(c: &mut Criterion) {
     let table = Arc::new(stpc_tests::web_search_table::web_search_table(

@@ -33,18 +33,10 @@ use std::time::{Duration, Instant};
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use stpc_compiler::CompileOptions;
-use stpc_runtime::audit::{AuditRecord, AuditSink};
 use stpc_runtime::table::Table;
-use stpc_runtime::{AuditError, Engine, Monitor};
+use stpc_runtime::{Engine, Monitor};
 
-/// Discards records (measures the monitor, not a sink's allocation growth).
-struct NullSink;
-impl AuditSink for NullSink {
-    fn record(&mut self, rec: &AuditRecord) -> Result<(), AuditError> {
-        black_box(rec);
-        Ok(())
-    }
-}
+use stpc_tests::event_mix::NullSink;
 
 const POLICIES: [&str; 3] = ["naive", "rewrite", "shadow"];
 

@@ -9,7 +9,20 @@
 //! action of the std policies occurs.
 
 use serde_json::{json, Value};
-use stpc_runtime::ProposedEvent;
+use stpc_runtime::audit::{AuditRecord, AuditSink};
+use stpc_runtime::{AuditError, ProposedEvent};
+
+/// An audit sink that discards records, for benchmarks of the monitor
+/// (they measure the decision, not a sink's allocation growth).
+#[derive(Debug, Default)]
+pub struct NullSink;
+
+impl AuditSink for NullSink {
+    fn record(&mut self, rec: &AuditRecord) -> Result<(), AuditError> {
+        std::hint::black_box(rec);
+        Ok(())
+    }
+}
 
 fn ev(tool: &str, destination: &str, mode: &str, confidence: f64, args: Value) -> ProposedEvent {
     ProposedEvent {
