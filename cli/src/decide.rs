@@ -160,19 +160,35 @@ fn monitor(
         ),
         None => Box::new(Discard),
     };
+    Ok(monitor_with(Arc::new(engine), sink, limits))
+}
+
+/// A monitor over a built engine with the CLI's substitute stubs; `stpc
+/// explain --event` runs its event through one to show the runtime's
+/// outcome beside the cell's.
+pub(crate) fn monitor_with(
+    engine: Arc<Engine>,
+    sink: Box<dyn AuditSink + Send>,
+    limits: stpc_runtime::Limits,
+) -> Monitor {
     let names: Vec<String> = engine
         .table()
         .substitutes
         .iter()
         .map(|s| s.name.clone())
         .collect();
-    let mut m = Monitor::with_engine(Arc::new(engine), sink);
+    let mut m = Monitor::with_engine(engine, sink);
     m.set_limits(limits);
     for name in names {
         let n = name.clone();
         m.register_substitute(name, Box::new(move |_| json!({"substitute": n})));
     }
-    Ok(m)
+    m
+}
+
+/// The audit sink of a monitor that records nothing.
+pub(crate) fn discard() -> Box<dyn AuditSink + Send> {
+    Box::new(Discard)
 }
 
 /// One session: a monitor and its current task.

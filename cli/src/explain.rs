@@ -63,13 +63,27 @@ fn explain_event(global: &Global, table_path: &str, event_path: &str) -> Outcome
         })
         .and_then(|engine| {
             let ev = EventInput::parse(&read_text(event_path)?)?;
-            event::explain(&engine, &ev)
+            let engine = Arc::new(engine);
+            let x = event::explain(&engine, &ev)?;
+            let runtime = runtime_outcome(engine, &ev)?;
+            Ok((x, runtime))
         });
     match result {
-        Ok(x) => {
+        Ok((x, runtime)) => {
             match global.format {
-                Format::Human => crate::out!("{}", human(&x)),
-                _ => crate::outln!("{}", serde_json::to_string(&x).unwrap_or_default()),
+                Format::Human => crate::out!("{}", human(&x, runtime.as_ref())),
+                _ => {
+                    let mut v = serde_json::to_value(&x).unwrap_or_default();
+                    if let serde_json::Value::Object(m) = &mut v {
+                        m.insert(
+                            "runtime".into(),
+                            runtime
+                                .as_ref()
+                                .map_or(serde_json::Value::Null, Runtime::json),
+                        );
+                    }
+                    crate::outln!("{}", serde_json::to_string(&v).unwrap_or_default());
+                }
             }
             Outcome::Success
         }
@@ -80,8 +94,52 @@ fn explain_event(global: &Global, table_path: &str, event_path: &str) -> Outcome
     }
 }
 
+/// What the monitor does with the event, which can differ from the cell:
+/// a REWRITE whose output the labeler still places at the cut is refused
+/// (`rewrite_insufficient`), a SHADOW without a substitute is deferred, a
+/// full queue blocks.
+struct Runtime {
+    action: &'static str,
+    reason: &'static str,
+    rule_id: Option<u32>,
+    rule_name: String,
+}
+
+impl Runtime {
+    fn json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "action": self.action,
+            "reason": self.reason,
+            "rule_id": self.rule_id,
+            "rule_name": self.rule_name,
+        })
+    }
+}
+
+/// The event submitted to a fresh monitor (a task of its own, the CLI's
+/// substitute stubs, nothing audited). `None` when the event pins labels
+/// or exhausted budgets, which only the cell lookup reads: the monitor
+/// labels and counts for itself.
+fn runtime_outcome(engine: Arc<Engine>, ev: &EventInput) -> Result<Option<Runtime>, String> {
+    if ev.labels.is_some() || !ev.budgets_exhausted.is_empty() {
+        return Ok(None);
+    }
+    let mut monitor =
+        decide::monitor_with(engine, decide::discard(), stpc_runtime::Limits::default());
+    monitor
+        .begin_task(ev.task.as_deref().unwrap_or("explain"))
+        .map_err(|e| e.to_string())?;
+    let decided = monitor.submit(ev.proposed()).map_err(|e| e.to_string())?;
+    Ok(Some(Runtime {
+        action: decided.action().as_str(),
+        reason: decided.reason().code(),
+        rule_id: decided.rule_id(),
+        rule_name: decided.rule_name().to_owned(),
+    }))
+}
+
 /// The explanation as text: the decision, then the point.
-fn human(x: &Explanation) -> String {
+fn human(x: &Explanation, runtime: Option<&Runtime>) -> String {
     let mut s = String::new();
     let cell = x.cell.map_or_else(
         || "no cell (failed closed)".to_owned(),
@@ -93,6 +151,19 @@ fn human(x: &Explanation) -> String {
         crate::output::rule_text(x.rule_id, &x.rule_name),
         x.contract
     ));
+    match runtime {
+        Some(r) if r.action != x.action => s.push_str(&format!(
+            "  the runtime decides {} (reason `{}`): the cell says {}, but {}\n",
+            r.action.to_ascii_uppercase(),
+            r.reason,
+            x.action.to_ascii_uppercase(),
+            runtime_why(r.reason)
+        )),
+        Some(_) => {}
+        None => s.push_str(
+            "  (the cell only: this event pins labels or budgets, which the monitor computes itself)\n",
+        ),
+    }
     if !x.transforms.is_empty() {
         s.push_str(&format!(
             "  rewrite using {}\n",
@@ -137,4 +208,18 @@ fn human(x: &Explanation) -> String {
         s.push_str(&crate::why::labeling(why));
     }
     s
+}
+
+/// Why the monitor's outcome can differ from the cell's action, by reason.
+fn runtime_why(reason: &str) -> &'static str {
+    match reason {
+        "rewrite_insufficient" => {
+            "the labeler still places a rewritten field at or above the cut, so it is not dispatched"
+        }
+        "no_substitute" => "no substitute is declared or registered for this tool",
+        "queue_full" => "the task holds as many deferred or shadowed events as its limits allow",
+        "audit_failed" => "the audit sink could not record it, so nothing was dispatched",
+        "invalid_event" => "the event could not be placed in the domain",
+        _ => "the monitor decided differently",
+    }
 }

@@ -223,11 +223,13 @@ fn remove_stale_temporaries(dir: &Path, prefix: &str) {
     }
 }
 
-/// A rule as people read it: `rule 5 `scrub``, or only the name
-/// (`<fail-closed>`) when no rule decided.
+/// A rule as people read it: `rule 5 `scrub``, numbered from 1 like the
+/// names of unnamed rules (`rule#5`) and the checker's `#5`, or only the
+/// name (`<fail-closed>`) when no rule decided. Machine output keeps the
+/// 0-based `rule_id` the table stores.
 pub fn rule_text(id: Option<u32>, name: &str) -> String {
     match id {
-        Some(i) => format!("rule {i} `{name}`"),
+        Some(i) => format!("rule {} `{name}`", u64::from(i) + 1),
         None => format!("`{name}`"),
     }
 }

@@ -36,7 +36,11 @@ struct Ran {
 
 fn expected_text(o: &TestOutcome) -> String {
     match &o.expected_rule {
-        Some((id, name)) => format!("{} by rule {id} `{name}`", o.expected.as_str()),
+        Some((id, name)) => format!(
+            "{} by {}",
+            o.expected.as_str(),
+            crate::output::rule_text(Some(*id), name)
+        ),
         None => o.expected.as_str().to_owned(),
     }
 }

@@ -1,8 +1,9 @@
 //! Labeling explanations as text, shared by `stpc explain --event`,
 //! `stpc decide --explain` and failing `test` blocks.
 //!
-//! Only rule numbers, conditions, lexicon entries and byte spans are
-//! printed, never the argument text itself.
+//! Only rule numbers (from 1, in the labeler's order, as decision rules
+//! are numbered), conditions, lexicon entries and byte spans are printed,
+//! never the argument text itself.
 
 use std::fmt::Write as _;
 
@@ -24,7 +25,7 @@ pub fn labeling(why: &Explanation) -> String {
             let _ = writeln!(
                 s,
                 "    rule {} -> {} on `{}`: {}",
-                r.rule,
+                r.rule + 1,
                 r.label,
                 r.leaf,
                 evidence_list(&r.evidence)
@@ -34,7 +35,7 @@ pub fn labeling(why: &Explanation) -> String {
             let _ = writeln!(
                 s,
                 "    rule {} -> {} on `{}` dropped by {}",
-                d.rule,
+                d.rule + 1,
                 d.label,
                 d.leaf,
                 evidence(&d.by)
@@ -47,7 +48,7 @@ pub fn labeling(why: &Explanation) -> String {
             let _ = writeln!(
                 s,
                 "    rule {} -> {}: {}",
-                r.rule,
+                r.rule + 1,
                 r.label,
                 evidence_list(&r.evidence)
             );

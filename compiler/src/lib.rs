@@ -111,7 +111,7 @@ pub fn compile_program(
         diagnostics,
     )?;
     let table = lower::lower(program, &contract, diagnostics)?;
-    verify::verify(&contract, &table, diagnostics);
+    verify::verify(program, &contract, &table, diagnostics);
     (!diagnostics.has_errors()).then_some(table)
 }
 
@@ -130,7 +130,7 @@ pub fn verify_contracts(program: &hir::Program, roots: &[FileId], diagnostics: &
         .filter(|c| roots.contains(&c.span.file))
     {
         if let Some(table) = lower::lower(program, contract, diagnostics) {
-            verify::verify(contract, &table, diagnostics);
+            verify::verify(program, contract, &table, diagnostics);
         }
     }
 }

@@ -802,3 +802,95 @@ fn verify_rechecks_a_table_without_its_source() {
         "{fail_closed}"
     );
 }
+
+/// A transform that declares a public output but emits sensitive text: the
+/// cell says REWRITE, the monitor refuses to dispatch it. `explain --event`
+/// shows both, with the runtime's reason, and numbers the rule from 1 as
+/// its generated name does.
+#[test]
+fn explain_shows_the_runtime_outcome_where_it_differs_from_the_cell() {
+    let dir = workspace();
+    let contract = r#"use std::labels;
+use std::modes;
+use std::observers;
+use std::tools::{web_search, brave};
+use std::labelers;
+
+transform liar(text) -> public { constant "my eviction lawyer for my lease"; }
+
+contract c {
+    tools web_search;
+    destinations brave;
+    labelers std_args, std_destinations;
+    forbid args >= sensitive at provider;
+    decide {
+        block unless tool allowed;
+        block unless destination allowed;
+        block when labels missing;
+        rewrite using liar when args >= sensitive;
+        allow;
+    }
+}
+"#;
+    std::fs::write(dir.path().join("liar.stpc"), contract).unwrap();
+    let compiled = stpc(dir.path(), &["compile", "liar.stpc", "-o", "liar.json"], "");
+    assert_eq!(compiled.code, 0, "{}", compiled.transcript());
+    let event = r#"{"tool": "web_search", "args": {"q": "how do I break my lease early eviction"}, "destination": "brave", "mode": "committed", "confidence": 1.0}"#;
+    let human = stpc(
+        dir.path(),
+        &["explain", "--table", "liar.json", "--event", "-"],
+        event,
+    );
+    assert_eq!(human.code, 0, "{}", human.transcript());
+    let first = human.stdout.lines().next().unwrap_or_default();
+    assert_eq!(first, "REWRITE by rule 4 `rule#4` (cell 2 of contract `c`)");
+    assert!(
+        human.stdout.contains(
+            "the runtime decides BLOCK (reason `rewrite_insufficient`): the cell says REWRITE"
+        ),
+        "{}",
+        human.stdout
+    );
+    assert!(
+        !human.stdout.contains("eviction lawyer"),
+        "no argument text is printed"
+    );
+    let json = stpc(
+        dir.path(),
+        &[
+            "explain",
+            "--format",
+            "json",
+            "--table",
+            "liar.json",
+            "--event",
+            "-",
+        ],
+        event,
+    );
+    let v: serde_json::Value = serde_json::from_str(json.stdout.trim()).unwrap();
+    assert_eq!(v["action"], "rewrite");
+    assert_eq!(v["runtime"]["action"], "block");
+    assert_eq!(v["runtime"]["reason"], "rewrite_insufficient");
+    assert_eq!(
+        v["runtime"]["rule_id"], v["rule_id"],
+        "the same rule decided both"
+    );
+    // Where both agree, the human output adds nothing.
+    let public = r#"{"tool": "web_search", "args": {"q": "weather"}, "destination": "brave", "mode": "committed", "confidence": 1.0}"#;
+    let agree = stpc(
+        dir.path(),
+        &["explain", "--table", "liar.json", "--event", "-"],
+        public,
+    );
+    assert!(
+        agree.stdout.starts_with("ALLOW by rule 5 `rule#5`"),
+        "{}",
+        agree.stdout
+    );
+    assert!(
+        !agree.stdout.contains("the runtime decides"),
+        "{}",
+        agree.stdout
+    );
+}

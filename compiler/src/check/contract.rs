@@ -219,8 +219,11 @@ fn pipeline(
         Some(d) => out.rules = rules(cx, m, out, d),
         None => cx.diags.push(errors::no_default(&c.name.name, span, None)),
     }
+    // A default rule followed by more rules is still a total pipeline: the
+    // rules after it are unreachable, which the lints report (W0002) with
+    // the default's span, rather than "no final default rule".
     if let (Some(d), Some(last)) = (decide, out.rules.last()) {
-        if !last.unguarded {
+        if !last.unguarded && !out.rules.iter().any(|r| r.unguarded) {
             cx.diags.push(errors::no_default(
                 &c.name.name,
                 d.loc.span(),

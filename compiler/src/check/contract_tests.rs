@@ -63,6 +63,7 @@ pub(crate) fn test(
                 &rule.name,
                 rule.loc.span(),
                 names,
+                None,
             ));
         }
         found.and_then(hir::RuleId::from_index)
@@ -161,6 +162,7 @@ impl Clauses {
                 &b.name,
                 b.loc.span(),
                 names,
+                None,
             ));
             return;
         };

@@ -210,6 +210,7 @@ pub(crate) fn field_type(cx: &mut Cx<'_>, module: usize, ty: &ast::FieldType) ->
                     &n.name,
                     n.loc.span(),
                     candidates,
+                    None,
                 ));
                 Type::Error
             }

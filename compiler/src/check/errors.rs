@@ -449,6 +449,25 @@ pub(crate) fn shadowed_rule(rule: &str, span: Span, earlier: Span, why: &str) ->
         .help("remove the rule, or move it before the rule that covers it")
 }
 
+/// `W0002`: a rule after the pipeline's default rule.
+pub(crate) fn after_default(
+    rule: &str,
+    span: Span,
+    default: &str,
+    default_span: Span,
+) -> Diagnostic {
+    Diagnostic::new(
+        Code::W0002,
+        format!("rule {rule} is unreachable after the default rule {default}"),
+    )
+    .primary(span, "no event reaches this rule")
+    .secondary(
+        default_span,
+        "this unguarded rule decides every event that reaches it",
+    )
+    .help("move the rule before the default, or remove it")
+}
+
 /// `W0003`: a threshold that no rule reads.
 pub(crate) fn unread_threshold(mode: &str, span: Span) -> Diagnostic {
     Diagnostic::new(Code::W0003, format!("threshold for `{mode}` can never trigger"))

@@ -87,6 +87,7 @@ fn predicate(cx: &mut Cx<'_>, env: &Env<'_>, p: &ast::Predicate, span: Span) -> 
                         &name.name,
                         name.loc.span(),
                         names,
+                        None,
                     ));
                 }
                 Guard::Bool(false)

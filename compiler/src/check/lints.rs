@@ -43,13 +43,19 @@ pub(crate) fn check(cx: &mut Cx<'_>) {
                 .enumerate()
                 .find_map(|(i, e)| covers(e, rule).map(|w| (i, w)))
             {
-                let earlier = c.rules.get(i).map_or(rule.span, |r| r.span);
-                diags.push(errors::shadowed_rule(
-                    &describe(rule, j),
-                    rule.span,
-                    earlier,
-                    why,
-                ));
+                let Some(earlier) = c.rules.get(i) else {
+                    continue;
+                };
+                diags.push(if earlier.unguarded {
+                    errors::after_default(
+                        &describe(rule, j),
+                        rule.span,
+                        &describe(earlier, i),
+                        earlier.span,
+                    )
+                } else {
+                    errors::shadowed_rule(&describe(rule, j), rule.span, earlier.span, why)
+                });
             }
         }
         let reads_threshold = c.rules.iter().any(|r| {

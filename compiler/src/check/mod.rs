@@ -191,6 +191,7 @@ impl Cx<'_> {
             &name.name,
             name.loc.span(),
             candidates,
+            None,
         ));
         None
     }

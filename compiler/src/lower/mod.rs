@@ -34,12 +34,14 @@ mod errors;
 mod expr;
 mod guard;
 mod labelers;
+mod preempt;
 mod select;
 #[cfg(test)]
 mod tests;
 mod vocab;
 
 pub use cells::rule_name;
+pub use preempt::{preemption, Preemption};
 pub use select::select;
 
 use std::collections::BTreeMap;
@@ -191,14 +193,10 @@ fn preconditions(p: &hir::Program, c: &hir::Contract, out: &mut Vec<Diagnostic>)
             "import the standard modes with `use std::modes;`",
         ));
     }
-    if !c
-        .rules
-        .last()
-        .is_some_and(|r| r.guard == hir::Guard::Bool(true))
-    {
+    if !c.rules.iter().any(|r| r.guard == hir::Guard::Bool(true)) {
         out.push(Diagnostic::internal(
             c.span,
-            "the pipeline does not end in a default rule",
+            "the pipeline has no default rule",
         ));
     }
     (out.len() == before).then_some(())

@@ -9,10 +9,18 @@ pub(crate) fn unknown_name<'a>(
     name: &str,
     span: Span,
     candidates: impl IntoIterator<Item = &'a str>,
+    in_std: Option<&str>,
 ) -> Diagnostic {
-    Diagnostic::new(Code::E0201, format!("unknown {what} `{name}`"))
-        .primary(span, format!("no {what} called `{name}` is in scope"))
-        .maybe_help(suggest::did_you_mean(name, candidates))
+    let d = Diagnostic::new(Code::E0201, format!("unknown {what} `{name}`"))
+        .primary(span, format!("no {what} called `{name}` is in scope"));
+    match in_std {
+        Some(module) => d
+            .note(format!("`{module}` declares a {what} `{name}`"))
+            .help(format!(
+                "did you mean to import it from std? add `use {module}::{name};`"
+            )),
+        None => d.maybe_help(suggest::did_you_mean(name, candidates)),
+    }
 }
 
 /// `E0202`: a name declared twice in one scope.

@@ -251,11 +251,19 @@ impl Resolved {
                     .filter(|(_, d)| self.decls.get(*d).is_some_and(|d| d.kind == kind))
                     .map(|(n, _)| n)
                     .collect();
+                // A name std declares but this file does not import gets
+                // the import as its help, unless std is where we look.
+                let in_std = self
+                    .modules
+                    .get(module)
+                    .filter(|m| !m.is_std)
+                    .and_then(|_| stdlib::declaring(&name.name, kind));
                 diagnostics.push(errors::unknown_name(
                     kind.word(),
                     &name.name,
                     span,
                     candidates,
+                    in_std,
                 ));
                 None
             }

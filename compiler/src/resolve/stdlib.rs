@@ -23,3 +23,35 @@ pub(crate) fn module_paths() -> impl Iterator<Item = String> {
 pub(crate) fn files() -> &'static [(&'static str, &'static str)] {
     FILES
 }
+
+/// The std module that declares `name` as a `kind`, such as
+/// `std::tools` for the tool `web_search`: the hint of `E0201` for a name
+/// that exists in std but is not imported. The declarations are read once
+/// per process from the embedded files (parsed, not scanned as text, so a
+/// name in a comment or a string never counts).
+pub(crate) fn declaring(name: &str, kind: super::Kind) -> Option<&'static str> {
+    static INDEX: std::sync::OnceLock<Vec<(String, super::Kind, String)>> =
+        std::sync::OnceLock::new();
+    let index = INDEX.get_or_init(|| {
+        let mut out = Vec::new();
+        for (path, text) in FILES {
+            let mut ignored = crate::Diagnostics::new();
+            let Some(file) = crate::syntax::parse(crate::FileId(u32::MAX), text, &mut ignored)
+            else {
+                continue;
+            };
+            let stem = path.strip_suffix(".stpc").unwrap_or(path);
+            let module = format!("std::{}", stem.replace('/', "::"));
+            for item in &file.items {
+                if let (Some(kind), Some(ident)) = (super::Kind::of(item), item.name()) {
+                    out.push((ident.name.clone(), kind, module.clone()));
+                }
+            }
+        }
+        out
+    });
+    index
+        .iter()
+        .find(|(n, k, _)| n == name && *k == kind)
+        .map(|(_, _, m)| m.as_str())
+}

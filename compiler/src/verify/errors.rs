@@ -169,12 +169,53 @@ pub(crate) fn not_monotone(
     ))
 }
 
-/// `W0602`: a rule that decides no point.
-pub(crate) fn unreachable_rule(rule: &str, span: Span) -> Diagnostic {
-    Diagnostic::new(Code::W0602, format!("rule `{rule}` decides no event"))
-        .primary(
-            span,
-            "every event this rule matches is decided by an earlier rule",
-        )
-        .help("remove the rule, or move it before the rules that pre-empt it")
+/// `W0602`: a rule that decides no point, with the reason: the condition
+/// that never holds, or the earlier rules (`by`, with their spans) that
+/// decide every event it matches.
+pub(crate) fn unreachable_rule(
+    rule: &str,
+    span: Span,
+    why: Option<&crate::lower::Preemption>,
+    by: &[(String, Span)],
+) -> Diagnostic {
+    let d = Diagnostic::new(Code::W0602, format!("rule `{rule}` decides no event"));
+    match why {
+        Some(crate::lower::Preemption::Never(conditions)) => {
+            let d = d.primary(span, "this rule's condition holds for no event");
+            let d = if conditions.is_empty() {
+                d.note("each condition holds for some event, but never all of them together")
+            } else {
+                conditions
+                    .iter()
+                    .fold(d, |d, c| d.note(format!("never true: {c}")))
+            };
+            d.help("fix the condition, or remove the rule")
+        }
+        _ if !by.is_empty() => {
+            let names: Vec<String> = by.iter().map(|(n, _)| n.clone()).collect();
+            let d = d.primary(
+                span,
+                format!(
+                    "every event this rule matches is decided by {} first",
+                    list(&names)
+                ),
+            );
+            by.iter()
+                .fold(d, |d, (n, s)| {
+                    let what = if by.len() == 1 {
+                        format!("`{n}` holds whenever the later rule's condition does")
+                    } else {
+                        format!("`{n}` decides some of the later rule's events")
+                    };
+                    d.secondary(*s, what)
+                })
+                .help("remove the rule, or move it before the rules that pre-empt it")
+        }
+        _ => d
+            .primary(
+                span,
+                "every event this rule matches is decided by an earlier rule",
+            )
+            .help("remove the rule, or move it before the rules that pre-empt it"),
+    }
 }

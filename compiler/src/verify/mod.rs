@@ -48,7 +48,12 @@ pub const ENUMERATION_LIMIT: u128 = 2_000_000;
 
 /// Verifies a lowered table against its contract, reporting into
 /// `diagnostics`.
-pub fn verify(contract: &hir::Contract, table: &Table, diagnostics: &mut Diagnostics) {
+pub fn verify(
+    program: &hir::Program,
+    contract: &hir::Contract,
+    table: &Table,
+    diagnostics: &mut Diagnostics,
+) {
     let already: Vec<Span> = diagnostics
         .iter()
         .filter(|d| d.code == Code::W0002)
@@ -57,7 +62,7 @@ pub fn verify(contract: &hir::Contract, table: &Table, diagnostics: &mut Diagnos
     run(
         &Cx {
             table,
-            origin: Origin::Contract(contract),
+            origin: Origin::Contract(program, contract),
             classes: cubes::Classes::new(table),
         },
         &already,
@@ -105,8 +110,8 @@ fn run(cx: &Cx<'_>, already: &[Span], diagnostics: &mut Diagnostics) {
 
 /// Where the names and spans of diagnostics come from.
 pub(crate) enum Origin<'a> {
-    /// The contract the table was lowered from.
-    Contract(&'a hir::Contract),
+    /// The program and the contract the table was lowered from.
+    Contract(&'a hir::Program, &'a hir::Contract),
     /// Only the table: names from its cells, one span for everything.
     Table(Span),
 }
@@ -125,7 +130,7 @@ impl Cx<'_> {
     /// A rule's display name and span (the contract's span if out of range).
     pub(crate) fn rule(&self, id: u32) -> (String, Span) {
         match &self.origin {
-            Origin::Contract(c) => match c.rules.get(id as usize) {
+            Origin::Contract(_, c) => match c.rules.get(id as usize) {
                 Some(r) => (rule_name(r, id as usize), r.span),
                 None => (format!("rule#{}", u64::from(id) + 1), c.span),
             },
@@ -146,7 +151,7 @@ impl Cx<'_> {
     /// A rule's action keyword.
     pub(crate) fn action_keyword(&self, id: u32) -> &'static str {
         match &self.origin {
-            Origin::Contract(c) => c.rules.get(id as usize).map_or("?", |r| r.action.keyword()),
+            Origin::Contract(_, c) => c.rules.get(id as usize).map_or("?", |r| r.action.keyword()),
             Origin::Table(_) => self
                 .table
                 .cells
@@ -159,7 +164,7 @@ impl Cx<'_> {
     /// The contract's name.
     pub(crate) fn name(&self) -> &str {
         match &self.origin {
-            Origin::Contract(c) => &c.name,
+            Origin::Contract(_, c) => &c.name,
             Origin::Table(_) => &self.table.contract,
         }
     }
@@ -167,7 +172,7 @@ impl Cx<'_> {
     /// The contract's span.
     pub(crate) fn span(&self) -> Span {
         match &self.origin {
-            Origin::Contract(c) => c.span,
+            Origin::Contract(_, c) => c.span,
             Origin::Table(span) => *span,
         }
     }
@@ -175,7 +180,7 @@ impl Cx<'_> {
     /// The span of the `i`-th forbid cut.
     pub(crate) fn forbid_span(&self, i: usize) -> Option<Span> {
         match &self.origin {
-            Origin::Contract(c) => c.forbids.get(i).map(|f| f.span),
+            Origin::Contract(_, c) => c.forbids.get(i).map(|f| f.span),
             Origin::Table(_) => None,
         }
     }
@@ -183,7 +188,7 @@ impl Cx<'_> {
     /// The span of the audit statement.
     pub(crate) fn audit_span(&self) -> Span {
         match &self.origin {
-            Origin::Contract(c) => c.audit.span.unwrap_or(c.span),
+            Origin::Contract(_, c) => c.audit.span.unwrap_or(c.span),
             Origin::Table(span) => *span,
         }
     }
@@ -394,13 +399,26 @@ fn audit(cx: &Cx<'_>, out: &mut Vec<Diagnostic>) {
 /// `W0602` for rules no cell comes from, unless the checker's `W0002`
 /// already named them.
 fn unreachable(cx: &Cx<'_>, already: &[Span], out: &mut Vec<Diagnostic>) {
-    let Origin::Contract(contract) = &cx.origin else {
+    let Origin::Contract(program, contract) = &cx.origin else {
         return;
     };
     for (id, (i, rule)) in (0u32..).zip(contract.rules.iter().enumerate()) {
         if cx.table.cells.iter().any(|c| c.rule_id == id) || already.contains(&rule.span) {
             continue;
         }
-        out.push(errors::unreachable_rule(&rule_name(rule, i), rule.span));
+        let why = crate::lower::preemption(program, contract, i);
+        let by: Vec<(String, Span)> = match &why {
+            Some(crate::lower::Preemption::By(rules)) => rules
+                .iter()
+                .filter_map(|r| contract.rules.get(*r).map(|x| (rule_name(x, *r), x.span)))
+                .collect(),
+            _ => Vec::new(),
+        };
+        out.push(errors::unreachable_rule(
+            &rule_name(rule, i),
+            rule.span,
+            why.as_ref(),
+            &by,
+        ));
     }
 }

@@ -605,9 +605,9 @@ proptest! {
     /// of the table finds (its value classes and prefixes lose nothing).
     #[test]
     fn verify_misses_nothing_brute_force_finds(text in contract()) {
-        let Some((_, c, t)) = build(&text) else { return Ok(()) };
+        let Some((p, c, t)) = build(&text) else { return Ok(()) };
         let mut d = Diagnostics::new();
-        stpc_compiler::verify::verify(&c, &t, &mut d);
+        stpc_compiler::verify::verify(&p, &c, &t, &mut d);
         let has = |code: &str| d.iter().any(|x| x.code.as_str() == code);
         let (leak, open) = brute_force(&t);
         prop_assert!(!leak || has("E0601"), "an ALLOW leak that verify missed");
