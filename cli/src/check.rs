@@ -10,13 +10,20 @@ pub struct CheckArgs {
     /// file under it); `-` reads standard input.
     #[arg(required = true, value_name = "PATH")]
     pub files: Vec<String>,
-    /// Treat warnings as errors (`--deny warnings`).
-    #[arg(long, value_name = "LINT", value_parser = ["warnings"])]
-    pub deny: Vec<String>,
+    /// Lint levels (`--deny warnings`, `--allow W0002`, `--config`).
+    #[command(flatten)]
+    pub lints: crate::lints::LintArgs,
 }
 
 /// Runs `stpc check`.
 pub fn run(global: &Global, args: CheckArgs) -> Outcome {
+    let mut lints = match crate::lints::Lints::new(&args.lints) {
+        Ok(l) => l,
+        Err(message) => {
+            output::fail(global, &message);
+            return Outcome::Failure;
+        }
+    };
     let mut map = SourceMap::new();
     let mut diagnostics = Diagnostics::new();
     // Files that are not UTF-8 are in the map (so E0112 can show the line)
@@ -48,10 +55,14 @@ pub fn run(global: &Global, args: CheckArgs) -> Outcome {
         let program = stpc_compiler::check(&mut map, &[root], &mut loader, &mut file_diagnostics);
         // Lowering and the exhaustive soundness check run only on error-free programs.
         stpc_compiler::verify_contracts(&program, &[root], &mut file_diagnostics);
-        diagnostics.extend(file_diagnostics.into_vec());
-    }
-    if !args.deny.is_empty() {
-        diagnostics.deny_warnings();
+        // Levels (stpc.toml, flags) and inline suppressions, per file.
+        match lints.apply(&map, &[root], file_diagnostics.into_vec()) {
+            Ok(items) => diagnostics.extend(items),
+            Err(message) => {
+                output::fail(global, &message);
+                return Outcome::Failure;
+            }
+        }
     }
     output::emit(global, &map, &diagnostics.sorted());
     if diagnostics.has_errors() {

@@ -24,9 +24,9 @@ pub struct CompileArgs {
     /// Override a contract parameter, such as `--param tau=0.5` (repeatable).
     #[arg(long = "param", value_name = "NAME=VALUE", value_parser = parse_param)]
     pub params: Vec<(String, f64)>,
-    /// Treat warnings as errors (`--deny warnings`).
-    #[arg(long, value_name = "LINT", value_parser = ["warnings"])]
-    pub deny: Vec<String>,
+    /// Lint levels (`--deny warnings`, `--allow W0002`, `--config`).
+    #[command(flatten)]
+    pub lints: crate::lints::LintArgs,
     /// Also write conformance vectors beside the table
     /// (`NAME.vectors.jsonl`; needs `-o`).
     #[arg(long, value_name = "WHAT", value_parser = ["vectors"], requires = "output")]
@@ -64,6 +64,13 @@ pub fn run(global: &Global, args: CompileArgs) -> Outcome {
             return Outcome::Failure;
         }
     };
+    let mut lints = match crate::lints::Lints::new(&args.lints) {
+        Ok(l) => l,
+        Err(message) => {
+            output::fail(global, &message);
+            return Outcome::Failure;
+        }
+    };
     let options = CompileOptions {
         contract: args.contract,
         params: args.params,
@@ -74,8 +81,14 @@ pub fn run(global: &Global, args: CompileArgs) -> Outcome {
         }
         None => None,
     };
-    if !args.deny.is_empty() {
-        diagnostics.deny_warnings();
+    // Levels and suppressions: a denied warning is an error, so no table.
+    let files: Vec<_> = root.into_iter().collect();
+    match lints.apply(&map, &files, diagnostics.take()) {
+        Ok(items) => diagnostics.extend(items),
+        Err(message) => {
+            output::fail(global, &message);
+            return Outcome::Failure;
+        }
     }
     output::emit(global, &map, &diagnostics.sorted());
     let table = match table {

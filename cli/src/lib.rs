@@ -52,6 +52,7 @@ pub mod fmt;
 pub mod graph;
 pub mod inputs;
 pub mod label;
+pub mod lints;
 pub mod lsp;
 pub mod output;
 pub mod reference;

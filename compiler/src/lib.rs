@@ -21,6 +21,7 @@ pub mod check;
 pub mod diagnostics;
 pub mod fmt;
 pub mod hir;
+pub mod lint;
 pub mod lower;
 pub mod resolve;
 pub mod source;

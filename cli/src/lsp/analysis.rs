@@ -56,6 +56,24 @@ pub fn analyze(name: &str, text: &str, read: &mut dyn FnMut(&str) -> Option<Stri
     let mut loader = |path: &str| read(path);
     let program = stpc_compiler::check(&mut map, &[root], &mut loader, &mut diagnostics);
     stpc_compiler::verify_contracts(&program, &[root], &mut diagnostics);
+    // The editor shows what `stpc check` reports: the levels of the
+    // `stpc.toml` above the document and its inline suppressions. A project
+    // file that does not parse is shown as `stpc check` would fail on it,
+    // while the document's own diagnostics keep their default levels.
+    let items = diagnostics.take();
+    let applied = crate::lints::Lints::new(&crate::lints::LintArgs::default())
+        .and_then(|mut lints| lints.apply(&map, &[root], items.clone()));
+    let items = match applied {
+        Ok(applied) => applied,
+        Err(message) => {
+            let mut defaults = Diagnostics::new();
+            defaults.extend(items);
+            stpc_compiler::lint::apply_default(&map, &[root], &mut defaults);
+            crate::errln!("stpc lsp: {message}");
+            defaults.into_vec()
+        }
+    };
+    diagnostics.extend(items);
     let symbols = index(&map, &program);
     Analysis {
         map,

@@ -7,6 +7,7 @@ mod decide;
 mod eval;
 mod fmt;
 mod general;
+mod lints;
 mod lower;
 mod lsp;
 mod lsp_client;

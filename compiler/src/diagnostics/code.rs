@@ -163,6 +163,9 @@ codes! {
     /// A declaration missing a part every table needs: a destination
     /// without an address or a label, a transform without a step.
     E0424 = (Error, "incomplete declaration"),
+    /// A `// stpc: allow(...)` comment without a reason, or naming a code
+    /// that cannot be suppressed.
+    E0425 = (Error, "invalid suppression"),
     // ---- E05xx: lowering
     /// The contract's domain does not fit the table format.
     E0501 = (Error, "domain too large for a table"),
@@ -202,6 +205,8 @@ codes! {
     W0008 = (Warning, "redundant `mode` in a test event"),
     /// A contract that does not name the labelers its events go through.
     W0009 = (Warning, "contract does not name its labelers"),
+    /// A `// stpc: allow(...)` comment that suppresses nothing.
+    W0010 = (Warning, "unused suppression"),
     /// Raising a label yields a more disclosing action.
     W0601 = (Warning, "decision is not monotone in labels"),
     /// A rule that decides no point of the domain.

@@ -235,6 +235,11 @@ impl Diagnostics {
         }
     }
 
+    /// Takes every recorded diagnostic out, in insertion order.
+    pub fn take(&mut self) -> Vec<Diagnostic> {
+        std::mem::take(&mut self.items)
+    }
+
     /// The recorded diagnostics in insertion order.
     pub fn iter(&self) -> impl Iterator<Item = &Diagnostic> {
         self.items.iter()

@@ -247,6 +247,7 @@ fn run(text: &str, files: &HashMap<String, String>, run_contract_tests: bool) ->
     let mut loader = files.clone();
     let program = stpc_compiler::check(&mut map, &[root], &mut loader, &mut diagnostics);
     stpc_compiler::verify_contracts(&program, &[root], &mut diagnostics);
+    stpc_compiler::lint::apply_default(&map, &[root], &mut diagnostics);
     let mut failed_tests = Vec::new();
     let mut tests_run = 0;
     if run_contract_tests && !diagnostics.has_errors() {

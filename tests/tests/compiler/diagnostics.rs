@@ -32,6 +32,7 @@ fn run(rel: &str, text: &str) -> (SourceMap, Diagnostics) {
     let mut loader = |path: &str| std::fs::read_to_string(root.join(path)).ok();
     let program = stpc_compiler::check(&mut map, &[id], &mut loader, &mut diagnostics);
     stpc_compiler::verify_contracts(&program, &[id], &mut diagnostics);
+    stpc_compiler::lint::apply_default(&map, &[id], &mut diagnostics);
     (map, diagnostics)
 }
 

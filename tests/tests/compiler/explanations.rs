@@ -57,6 +57,7 @@ fn pipeline(name: &str, text: &str, files: &HashMap<String, String>) -> Diagnost
     if ["E05", "E06", "W06"].iter().any(|p| name.starts_with(p)) {
         stpc_compiler::verify_contracts(&program, &[id], &mut diagnostics);
     }
+    stpc_compiler::lint::apply_default(&map, &[id], &mut diagnostics);
     diagnostics
 }
 
