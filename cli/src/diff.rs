@@ -113,7 +113,7 @@ pub fn run(global: &Global, args: DiffArgs) -> Outcome {
         }
     };
     match global.format {
-        Format::Human => crate::out!("{}", human(&d, &args.old, &args.new)),
+        Format::Human | Format::Junit => crate::out!("{}", human(&d, &args.old, &args.new)),
         _ => crate::outln!(
             "{}",
             json!({

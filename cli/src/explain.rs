@@ -71,7 +71,7 @@ fn explain_event(global: &Global, table_path: &str, event_path: &str) -> Outcome
     match result {
         Ok((x, runtime)) => {
             match global.format {
-                Format::Human => crate::out!("{}", human(&x, runtime.as_ref())),
+                Format::Human | Format::Junit => crate::out!("{}", human(&x, runtime.as_ref())),
                 _ => {
                     let mut v = serde_json::to_value(&x).unwrap_or_default();
                     if let serde_json::Value::Object(m) = &mut v {

@@ -103,7 +103,7 @@ fn list_unformatted(global: &Global, files: &[String]) {
     let mut stdout = std::io::stdout();
     for file in files {
         let _ = match global.format {
-            Format::Human => writeln!(stdout, "{file}"),
+            Format::Human | Format::Junit => writeln!(stdout, "{file}"),
             Format::Json => writeln!(stdout, "{}", serde_json::json!({ "unformatted": file })),
             Format::Sarif => writeln!(std::io::stderr(), "{file}"),
             Format::Github => writeln!(

@@ -59,6 +59,7 @@ pub mod reference;
 pub mod replay;
 pub mod sign;
 pub mod test;
+pub mod test_report;
 pub mod vectors;
 pub mod verify;
 pub mod why;
@@ -99,6 +100,9 @@ pub enum Format {
     Sarif,
     /// GitHub Actions workflow commands (`::error file=…::…`) on stdout.
     Github,
+    /// A JUnit XML report on stdout (`stpc test`); other commands print
+    /// their diagnostics as `human`.
+    Junit,
 }
 
 /// Colour choices.

@@ -56,7 +56,7 @@ fn use_color(choice: ColorChoice) -> bool {
 /// document, so a second call would print a second log.
 pub fn emit(global: &Global, map: &SourceMap, diagnostics: &[Diagnostic]) {
     match global.format {
-        Format::Human => {
+        Format::Human | Format::Junit => {
             let choice = if use_color(global.color) {
                 TermColor::Always
             } else {
@@ -145,7 +145,7 @@ fn closed(e: &std::io::Error) -> ! {
 /// Prints an operational error (no source location).
 pub fn fail(global: &Global, message: &str) {
     match global.format {
-        Format::Human => crate::errln!("error: {message}"),
+        Format::Human | Format::Junit => crate::errln!("error: {message}"),
         Format::Json => {
             let v = serde_json::json!({"code": null, "severity": "error", "message": message,
                 "help": null, "notes": [], "labels": []});

@@ -13,6 +13,7 @@ use stpc_compiler::diagnostics::{github, sarif};
 use stpc_compiler::{CompileOptions, Diagnostic, Diagnostics, SourceMap, Span};
 use stpc_tables::contract_tests::{run_tests, TestOutcome};
 
+use crate::test_report::{self, Broken, Case, Coverage, Suite};
 use crate::{output, Format, Global, Outcome};
 
 /// Arguments of `stpc test`.
@@ -25,6 +26,27 @@ pub struct TestArgs {
     /// Run only the tests whose name contains this text.
     #[arg(long, value_name = "TEXT")]
     pub filter: Option<String>,
+    /// Report which decision rules, table cells and labeler rules the tests
+    /// exercised.
+    #[arg(long)]
+    pub coverage: bool,
+    /// Fail (exit 1) when the tests fire fewer than this percentage of the
+    /// decision rules, over every contract tested (implies `--coverage`).
+    #[arg(long, value_name = "PERCENT", value_parser = parse_threshold)]
+    pub threshold: Option<f64>,
+}
+
+fn parse_threshold(s: &str) -> Result<f64, String> {
+    let v: f64 = s
+        .trim()
+        .trim_end_matches('%')
+        .parse()
+        .map_err(|_| format!("`{s}` is not a percentage"))?;
+    if (0.0..=100.0).contains(&v) {
+        Ok(v)
+    } else {
+        Err(format!("`{s}` is not between 0 and 100"))
+    }
 }
 
 /// One test's result with where it lives.
@@ -32,6 +54,15 @@ struct Ran {
     file: String,
     contract: String,
     outcome: TestOutcome,
+}
+
+/// One contract's tests: where its results are in `ran`, its coverage.
+struct Tested {
+    file: String,
+    contract: String,
+    range: std::ops::Range<usize>,
+    time: std::time::Duration,
+    coverage: Coverage,
 }
 
 fn expected_text(o: &TestOutcome) -> String {
@@ -172,7 +203,10 @@ pub fn run(global: &Global, args: TestArgs) -> Outcome {
     };
     let mut map = SourceMap::new();
     let mut diagnostics = Diagnostics::new();
+    let started = std::time::Instant::now();
     let mut ran: Vec<Ran> = Vec::new();
+    let mut tested: Vec<Tested> = Vec::new();
+    let mut broken_report: Vec<Broken> = Vec::new();
     let mut broken = 0usize;
     let mut loader = |p: &str| std::fs::read_to_string(p).ok();
     for path in &files {
@@ -181,6 +215,11 @@ pub fn run(global: &Global, args: TestArgs) -> Outcome {
             Ok(Some(id)) => id,
             Ok(None) => {
                 broken += 1;
+                broken_report.push(Broken {
+                    file: path.clone(),
+                    contract: None,
+                    diagnostics: file_diagnostics.sorted(),
+                });
                 diagnostics.extend(file_diagnostics.sorted());
                 continue;
             }
@@ -192,6 +231,11 @@ pub fn run(global: &Global, args: TestArgs) -> Outcome {
         let program = stpc_compiler::check(&mut map, &[root], &mut loader, &mut file_diagnostics);
         if file_diagnostics.has_errors() {
             broken += 1;
+            broken_report.push(Broken {
+                file: path.clone(),
+                contract: None,
+                diagnostics: errors_of(&file_diagnostics),
+            });
             diagnostics.extend(file_diagnostics.sorted());
             continue;
         }
@@ -203,6 +247,7 @@ pub fn run(global: &Global, args: TestArgs) -> Outcome {
                 contract: Some(contract.name.clone()),
                 params: Vec::new(),
             };
+            let contract_started = std::time::Instant::now();
             let mut cd = Diagnostics::new();
             let table = stpc_compiler::compile_program(&program, &[root], &options, &mut cd);
             let errors = cd.has_errors();
@@ -210,25 +255,44 @@ pub fn run(global: &Global, args: TestArgs) -> Outcome {
                 Some(t) if !errors => t,
                 _ => {
                     broken += 1;
-                    diagnostics.extend(
-                        cd.sorted()
-                            .into_iter()
-                            .filter(|d| d.severity == stpc_compiler::Severity::Error),
-                    );
+                    broken_report.push(Broken {
+                        file: name.clone(),
+                        contract: Some(contract.name.clone()),
+                        diagnostics: errors_of(&cd),
+                    });
+                    diagnostics.extend(errors_of(&cd));
                     continue;
                 }
             };
+            // What coverage counts against, before the tests take the table.
+            let shape = table.clone();
             match run_tests(&program, contract, table) {
-                Ok(outcomes) => ran.extend(
-                    outcomes
-                        .into_iter()
-                        .filter(|o| args.filter.as_deref().is_none_or(|f| o.name.contains(f)))
-                        .map(|outcome| Ran {
-                            file: name.clone(),
-                            contract: contract.name.clone(),
-                            outcome,
-                        }),
-                ),
+                Ok(outcomes) => {
+                    let start = ran.len();
+                    ran.extend(
+                        outcomes
+                            .into_iter()
+                            .filter(|o| args.filter.as_deref().is_none_or(|f| o.name.contains(f)))
+                            .map(|outcome| Ran {
+                                file: name.clone(),
+                                contract: contract.name.clone(),
+                                outcome,
+                            }),
+                    );
+                    let mine: Vec<&TestOutcome> = ran
+                        .get(start..)
+                        .unwrap_or_default()
+                        .iter()
+                        .map(|r| &r.outcome)
+                        .collect();
+                    tested.push(Tested {
+                        file: name.clone(),
+                        contract: contract.name.clone(),
+                        range: start..ran.len(),
+                        time: contract_started.elapsed(),
+                        coverage: Coverage::new(&map, contract, &shape, &mine),
+                    });
+                }
                 Err(e) => {
                     output::fail(
                         global,
@@ -242,20 +306,82 @@ pub fn run(global: &Global, args: TestArgs) -> Outcome {
     let failed: Vec<&Ran> = ran.iter().filter(|r| !r.outcome.passed).collect();
     let passed = ran.len() - failed.len();
     let sorted = diagnostics.sorted();
+    let coverage = args.coverage || args.threshold.is_some();
+    let (fired, total) = tested.iter().fold((0, 0), |(f, t), x| {
+        let (a, b) = x.coverage.rules_fired();
+        (f + a, t + b)
+    });
+    let rule_percent = test_report::percent(fired, total);
+    let below = args.threshold.filter(|t| rule_percent < *t);
     match global.format {
         Format::Human => {
             output::emit(global, &map, &sorted);
             print_human(&map, &ran, &failed, passed, broken);
+            if coverage {
+                for t in &tested {
+                    crate::out!("\n{}", t.coverage.human(&t.file, &t.contract));
+                }
+                crate::outln!(
+                    "\ncoverage: {fired}/{total} decision rules fired ({rule_percent:.1} %)"
+                );
+            }
+            if let Some(t) = below {
+                crate::outln!("coverage {rule_percent:.1} % is below the threshold of {t} %");
+            }
         }
         Format::Json => {
             output::emit(global, &map, &sorted);
             for r in &ran {
                 crate::outln!("{}", json_of(&map, r));
             }
-            crate::outln!(
+            if coverage {
+                for t in &tested {
+                    crate::outln!("{}", t.coverage.json(&t.file, &t.contract));
+                }
+            }
+            let mut summary = serde_json::Map::new();
+            summary.insert("passed".into(), json!(passed));
+            summary.insert("failed".into(), json!(failed.len()));
+            summary.insert("broken_files".into(), json!(broken));
+            if coverage {
+                summary.insert(
+                    "coverage".into(),
+                    json!({
+                        "rules_fired": fired, "rules": total, "percent": rule_percent,
+                        "threshold": args.threshold, "below_threshold": below.is_some(),
+                    }),
+                );
+            }
+            crate::outln!("{}", json!({ "summary": summary }));
+        }
+        Format::Junit => {
+            output::emit(global, &map, &sorted);
+            let suites: Vec<Suite<'_>> = tested
+                .iter()
+                .map(|t| Suite {
+                    file: &t.file,
+                    contract: &t.contract,
+                    cases: ran
+                        .get(t.range.clone())
+                        .unwrap_or_default()
+                        .iter()
+                        .map(|r| Case {
+                            name: r.outcome.name.clone(),
+                            failure: (!r.outcome.passed)
+                                .then(|| (failure_message(r), failure_details(&map, r))),
+                        })
+                        .collect(),
+                    time: t.time,
+                    coverage: coverage.then_some(&t.coverage),
+                })
+                .collect();
+            crate::out!(
                 "{}",
-                json!({"summary": {"passed": passed, "failed": failed.len(), "broken_files": broken}})
+                test_report::junit(&map, &suites, &broken_report, started.elapsed())
             );
+            if let Some(t) = below {
+                crate::errln!("coverage {rule_percent:.1} % is below the threshold of {t} %");
+            }
         }
         Format::Github => {
             output::emit(global, &map, &sorted);
@@ -265,11 +391,34 @@ pub fn run(global: &Global, args: TestArgs) -> Outcome {
         }
         Format::Sarif => crate::out!("{}", sarif_log(&map, &sorted, &failed)),
     }
-    if failed.is_empty() && broken == 0 {
+    if failed.is_empty() && broken == 0 && below.is_none() {
         Outcome::Success
     } else {
         Outcome::Problems
     }
+}
+
+/// The error diagnostics of a failed compile.
+fn errors_of(d: &Diagnostics) -> Vec<Diagnostic> {
+    d.sorted()
+        .into_iter()
+        .filter(|d| d.severity == stpc_compiler::Severity::Error)
+        .collect()
+}
+
+/// A failing test's details for JUnit: where, expected, got, labels, and
+/// why the labelers labeled as they did (never the argument text).
+fn failure_details(map: &SourceMap, r: &Ran) -> String {
+    let (line, col) = line_of(map, r.outcome.span);
+    let mut s = format!(
+        "{}:{line}:{col}\nexpected: {}\ngot:      {}\nlabels:   {}\n",
+        r.file,
+        expected_text(&r.outcome),
+        got_text(&r.outcome),
+        labels_text(&r.outcome)
+    );
+    s.push_str(&crate::why::labeling(&r.outcome.labeling));
+    s
 }
 
 fn print_human(map: &SourceMap, ran: &[Ran], failed: &[&Ran], passed: usize, broken: usize) {

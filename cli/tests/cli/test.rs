@@ -134,3 +134,183 @@ fn the_shipped_contracts_pass_their_tests() {
     assert_eq!(run.code, 0, "{}", run.transcript());
     assert!(run.stdout.contains(" passed; 0 failed"), "{}", run.stdout);
 }
+
+/// `--coverage` names the decision rules no test reached, counts cells and
+/// labeler rules; `--threshold` fails under its percentage of rules fired.
+#[test]
+fn coverage_reports_rules_cells_and_labeler_rules_and_thresholds_fail() {
+    let dir = dir_with(&[("search.stpc", SEARCH)]);
+    let run = stpc(dir.path(), &["test", "--coverage", "search.stpc"], "");
+    assert_eq!(run.code, 0, "{}", run.transcript());
+    let report = run.stdout.split("coverage of ").nth(1).unwrap_or_default();
+    // Three tests decide by `ghost`, `scrub` and `over_budget`: 3 of the 8 rules.
+    assert!(
+        report.contains("rules           3/8 (37.5 %)"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        report.contains("not fired: rule 1 `unknown_tool` (search.stpc:72)"),
+        "{report}"
+    );
+    assert!(report.contains("not fired: rule 8 `rule#8`"), "{report}");
+    assert!(
+        !report.contains("`scrub`"),
+        "a fired rule is not listed: {report}"
+    );
+    assert!(report.contains("cells           3/"), "{report}");
+    assert!(report.contains("labeler rules   args 1/2"), "{report}");
+
+    let json = stpc(
+        dir.path(),
+        &["test", "--format", "json", "--coverage", "search.stpc"],
+        "",
+    );
+    let lines = crate::support::json_lines(&json.stdout);
+    let cov = lines.iter().find(|v| v.get("coverage").is_some()).unwrap();
+    assert_eq!(cov["coverage"]["rules"]["fired"], 3);
+    assert_eq!(cov["coverage"]["rules"]["total"], 8);
+    assert_eq!(
+        cov["coverage"]["rules"]["not_fired"][0]["name"],
+        "unknown_tool"
+    );
+    assert_eq!(cov["coverage"]["cells"]["hit"], 3);
+    assert_eq!(cov["coverage"]["labeler_rules"]["args"]["fired"], 1);
+    let summary = lines.last().unwrap();
+    assert_eq!(summary["summary"]["coverage"]["percent"], 37.5);
+
+    let below = stpc(
+        dir.path(),
+        &["test", "--threshold", "40", "search.stpc"],
+        "",
+    );
+    assert_eq!(below.code, 1, "{}", below.transcript());
+    assert!(below
+        .stdout
+        .contains("coverage 37.5 % is below the threshold of 40 %"));
+    let above = stpc(
+        dir.path(),
+        &["test", "--threshold", "37.5%", "search.stpc"],
+        "",
+    );
+    assert_eq!(above.code, 0, "{}", above.transcript());
+    let json_below = stpc(
+        dir.path(),
+        &[
+            "test",
+            "--format",
+            "json",
+            "--threshold",
+            "50",
+            "search.stpc",
+        ],
+        "",
+    );
+    assert_eq!(json_below.code, 1);
+    let summary = crate::support::json_lines(&json_below.stdout)
+        .pop()
+        .unwrap();
+    assert_eq!(summary["summary"]["coverage"]["below_threshold"], true);
+    let bad = stpc(
+        dir.path(),
+        &["test", "--threshold", "150", "search.stpc"],
+        "",
+    );
+    assert_eq!(bad.code, 2);
+    // A test that reaches the fail-closed prelude raises the figure.
+    let more = SEARCH.replace(
+        "    test \"a speculative topical search runs locally\"",
+        "    test \"an unknown destination is blocked\" {\n        call search(q: \"x\") to \"evil.example\" committed\n        expect block by unknown_destination;\n    }\n\n    test \"a speculative topical search runs locally\"",
+    );
+    assert_ne!(more, SEARCH, "the fixture's test was found");
+    std::fs::write(dir.path().join("search.stpc"), more).unwrap();
+    let run = stpc(dir.path(), &["test", "--coverage", "search.stpc"], "");
+    assert!(
+        run.stdout.contains("rules           4/8 (50.0 %)"),
+        "{}",
+        run.transcript()
+    );
+}
+
+/// `--format junit`: one suite per contract, one case per test, a failure
+/// with expected and decided, an error case for a file that does not
+/// compile; stdout is only the XML.
+#[test]
+fn junit_reports_suites_cases_failures_and_compile_errors() {
+    let dir = dir_with(&[
+        ("search.stpc", &failing()),
+        ("broken.stpc", "contract c {\n    tools a\n}\n"),
+    ]);
+    let run = stpc(
+        dir.path(),
+        &[
+            "test",
+            "--format",
+            "junit",
+            "--coverage",
+            "search.stpc",
+            "broken.stpc",
+        ],
+        "",
+    );
+    assert_eq!(run.code, 1, "{}", run.transcript());
+    let doc = roxmltree::Document::parse(&run.stdout).unwrap();
+    let root = doc.root_element();
+    assert_eq!(root.tag_name().name(), "testsuites");
+    assert_eq!(root.attribute("tests"), Some("4"));
+    assert_eq!(root.attribute("failures"), Some("1"));
+    assert_eq!(root.attribute("errors"), Some("1"));
+    let suites: Vec<_> = root
+        .children()
+        .filter(|n| n.has_tag_name("testsuite"))
+        .collect();
+    assert_eq!(suites.len(), 2);
+    assert_eq!(
+        suites[0].attribute("name"),
+        Some("search.stpc::search_policy")
+    );
+    let cases: Vec<_> = suites[0]
+        .children()
+        .filter(|n| n.has_tag_name("testcase"))
+        .collect();
+    assert_eq!(cases.len(), 3);
+    let failure = cases
+        .iter()
+        .find_map(|c| c.children().find(|n| n.has_tag_name("failure")))
+        .unwrap();
+    let message = failure.attribute("message").unwrap();
+    assert!(
+        message.contains("expected allow by rule 1 `unknown_tool`, got rewrite by rule 7 `scrub`"),
+        "{message}"
+    );
+    assert!(
+        failure.text().unwrap_or_default().contains("search.stpc:"),
+        "the failure says where"
+    );
+    let props: Vec<_> = suites[0]
+        .descendants()
+        .filter(|n| n.has_tag_name("property"))
+        .map(|n| (n.attribute("name").unwrap(), n.attribute("value").unwrap()))
+        .collect();
+    assert!(props.contains(&("coverage.rules", "3/8")), "{props:?}");
+    let error = suites[1]
+        .descendants()
+        .find(|n| n.has_tag_name("error"))
+        .unwrap();
+    assert!(
+        error.text().unwrap_or_default().contains("E0102"),
+        "{:?}",
+        error.text()
+    );
+    assert_eq!(suites[1].attribute("name"), Some("broken.stpc"));
+    // Passing runs exit 0 with the same shape.
+    let ok = dir_with(&[("search.stpc", SEARCH)]);
+    let run = stpc(ok.path(), &["test", "--format", "junit", "search.stpc"], "");
+    assert_eq!(run.code, 0, "{}", run.transcript());
+    let doc = roxmltree::Document::parse(&run.stdout).unwrap();
+    assert_eq!(doc.root_element().attribute("failures"), Some("0"));
+    assert!(
+        doc.descendants().all(|n| !n.has_tag_name("properties")),
+        "no coverage unless asked"
+    );
+}
