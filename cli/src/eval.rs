@@ -26,8 +26,13 @@ pub enum OutputFormat {
     Markdown,
     /// The whole report as JSON.
     Json,
-    /// Figure 2: recovery deltas against the baseline (provider view).
+    /// The evaluation figure (provider view): absolute recovery with
+    /// intervals per policy and adversary, ordered by effect, and the
+    /// privacy/utility plane with its Pareto front.
     Svg,
+    /// The paper's Figure 2: recovery deltas against the baseline
+    /// (provider view).
+    SvgDelta,
 }
 
 /// Corpus kinds for `--generate`.
@@ -318,7 +323,8 @@ pub fn run(global: &Global, args: EvalArgs) -> Outcome {
     let text = match args.output_format {
         OutputFormat::Json => stpc_eval::render::json(&report).map_err(|e| e.to_string()),
         OutputFormat::Markdown => Ok(stpc_eval::render::eval_markdown(&report)),
-        OutputFormat::Svg => Ok(stpc_eval::render::figure2_svg(&report, Observer::Provider)),
+        OutputFormat::Svg => Ok(stpc_eval::render::figure_svg(&report, Observer::Provider)),
+        OutputFormat::SvgDelta => Ok(stpc_eval::render::figure2_svg(&report, Observer::Provider)),
     };
     write_output(global, text, args.output.as_deref())
 }

@@ -123,6 +123,52 @@ fn endpoints_and_gate_order_as_expected() {
         3 + 4 * 3,
         "legend + one marker per policy and adversary"
     );
+    // The evaluation figure: policies ordered by effect, the Pareto front of
+    // the privacy/utility plane exactly the undominated policies.
+    let points = render::figure_points(&r, Observer::Provider);
+    assert_eq!(points.len(), 5, "every policy, the baseline included");
+    assert!(
+        points.windows(2).all(|w| w[0].leakage <= w[1].leakage),
+        "{points:?}"
+    );
+    for p in &points {
+        let dominated = points.iter().any(|q| {
+            q.leakage <= p.leakage
+                && q.utility >= p.utility
+                && (q.leakage < p.leakage || q.utility > p.utility)
+        });
+        assert_eq!(p.pareto, !dominated, "{p:?}");
+        let mean = Adversary::ALL
+            .iter()
+            .map(|a| rec(&p.policy, Observer::Provider, *a).recovery.mean)
+            .sum::<f64>()
+            / 3.0;
+        assert!(
+            (p.leakage - mean).abs() < 1e-12,
+            "leakage is the mean over adversaries"
+        );
+        assert_eq!(
+            p.utility,
+            r.policy(&p.policy).unwrap().committed_calls_per_task
+        );
+    }
+    assert!(points.iter().any(|p| p.pareto));
+    let naive_leak = points.iter().find(|p| p.policy == "naive").unwrap();
+    assert!(!naive_leak.pareto || points.iter().all(|p| p.leakage >= naive_leak.leakage));
+    let fig = render::figure_svg(&r, Observer::Provider);
+    assert!(fig.starts_with("<svg") && fig.trim_end().ends_with("</svg>"));
+    assert!(fig.contains("naive (baseline)"));
+    // Panel A lists the policies in the order of `points`.
+    let at = |name: &str| {
+        fig.find(&format!(">{name}<"))
+            .or_else(|| fig.find(&format!(">{name} (baseline)<")))
+            .unwrap()
+    };
+    assert!(points
+        .windows(2)
+        .all(|w| at(&w[0].policy) < at(&w[1].policy)));
+    assert!(fig.contains("chance 1/6"));
+    assert!(fig.contains("on the Pareto front"));
     let json = render::json(&r).unwrap();
     let back: stpc_eval::EvalReport = serde_json::from_str(&json).unwrap();
     assert_eq!(back.recovery.len(), r.recovery.len());
