@@ -1915,7 +1915,7 @@ class _Rules:
                         except (ValueError, re.error):
                             raise LoadError(
                                 "bad_pattern",
-                                f"labeler `{which}` rule {i} has a pattern that does not compile",
+                                f"labeler `{which}` rule {i + 1} has a pattern that does not compile",
                             ) from None
                     elif kind == "lexicon":
                         conds.append(("lexicon", tuple(c["lexicons"])))

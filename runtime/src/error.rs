@@ -76,11 +76,12 @@ pub enum LoadError {
         found: usize,
     },
     /// A labeler pattern does not compile.
-    #[error("labeler `{labeler}` rule {rule} has a pattern that does not compile")]
+    #[error("labeler `{labeler}` rule {} has a pattern that does not compile", rule + 1)]
     BadPattern {
         /// `args` or `destination`.
         labeler: &'static str,
-        /// Rule index.
+        /// Rule index (from 0; the message numbers rules from 1, as every
+        /// message people read does).
         rule: usize,
     },
     /// A lexicon could not be compiled into a matcher.
