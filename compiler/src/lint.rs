@@ -322,7 +322,7 @@ mod tests {
             .take(line - 1)
             .map(str::len)
             .sum();
-        Diagnostic::new(code, "w").primary(Span::new(file, start + 4, start + 5), "")
+        Diagnostic::new(code, "w").primary(Span::new(file, start, start + 1), "")
     }
 
     fn codes(d: &[Diagnostic]) -> Vec<(Code, Severity)> {
