@@ -2,6 +2,9 @@
 # The steps of the stpc GitHub Action (../action.yml), one per first
 # argument, so that they run (and are tested, by .ci/run) outside GitHub:
 #
+#   key       print the cache key of the build: a hash of the action's
+#             Cargo.lock and sources (actions/cache's hashFiles only sees
+#             the workspace, not the action's own checkout)
 #   install   build stpc from this checkout of the action (`cargo install
 #             --locked --path cli`) into $STPC_ROOT and put it on the PATH
 #   check     `stpc --format sarif check` into $STPC_SARIF; the status is
@@ -18,23 +21,34 @@
 set -euo pipefail
 
 action_path="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-read -r -a paths <<<"${STPC_PATHS:-.}"
+# Paths may be one line or a YAML block (`paths: |`), split on any white
+# space. Arrays are expanded as ${a[@]+"${a[@]}"} so that an empty one is
+# fine under `set -u` in every bash (macOS still ships 3.2).
+read -r -d '' -a paths <<<"${STPC_PATHS:-.}" || true
+if [ "${#paths[@]}" -eq 0 ]; then
+    paths=(.)
+fi
 deny=()
 if [ "${STPC_DENY_WARNINGS:-false}" = true ]; then
     deny=(--deny warnings)
 fi
 
 case "${1:-}" in
+    key)
+        hash="$(cd "$action_path" && find Cargo.lock Cargo.toml cli compiler runtime tables eval stdlib-contracts grammar \
+            -type f ! -path '*/target/*' -print0 2>/dev/null | LC_ALL=C sort -z | xargs -0 sha256sum | sha256sum)"
+        echo "key=stpc-${RUNNER_OS:-local}-${RUNNER_ARCH:-local}-${hash%% *}" >>"${GITHUB_OUTPUT:-/dev/stdout}"
+        ;;
     install)
         root="${STPC_ROOT:-${RUNNER_TOOL_CACHE:-$HOME/.cache}/stpc}"
-        read -r -a flags <<<"${STPC_CARGO_FLAGS:-}"
-        cargo install --locked --path "$action_path/cli" --root "$root" "${flags[@]}"
+        read -r -d '' -a flags <<<"${STPC_CARGO_FLAGS:-}" || true
+        cargo install --locked --path "$action_path/cli" --root "$root" ${flags[@]+"${flags[@]}"}
         echo "$root/bin" >>"${GITHUB_PATH:-/dev/null}"
         "$root/bin/stpc" --version
         ;;
     check)
         status=0
-        stpc --format sarif check "${deny[@]}" "${paths[@]}" >"${STPC_SARIF:-stpc.sarif}" || status=$?
+        stpc --format sarif check ${deny[@]+"${deny[@]}"} "${paths[@]}" >"${STPC_SARIF:-stpc.sarif}" || status=$?
         echo "check-status=$status" >>"${GITHUB_OUTPUT:-/dev/null}"
         if [ "$status" -ne 0 ]; then
             echo "stpc check found problems (status $status); see the code-scanning results" >&2
@@ -50,7 +64,7 @@ case "${1:-}" in
         exit "${STPC_CHECK_STATUS:-1}"
         ;;
     *)
-        echo "usage: run.sh install|check|fmt|test|verdict" >&2
+        echo "usage: run.sh key|install|check|fmt|test|verdict" >&2
         exit 2
         ;;
 esac

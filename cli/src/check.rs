@@ -56,7 +56,7 @@ pub fn run(global: &Global, args: CheckArgs) -> Outcome {
         // Lowering and the exhaustive soundness check run only on error-free programs.
         stpc_compiler::verify_contracts(&program, &[root], &mut file_diagnostics);
         // Levels (stpc.toml, flags) and inline suppressions, per file.
-        match lints.apply(&map, &[root], file_diagnostics.into_vec()) {
+        match lints.apply(&map, root, file_diagnostics.into_vec(), true) {
             Ok(items) => diagnostics.extend(items),
             Err(message) => {
                 output::fail(global, &message);

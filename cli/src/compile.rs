@@ -82,8 +82,14 @@ pub fn run(global: &Global, args: CompileArgs) -> Outcome {
         None => None,
     };
     // Levels and suppressions: a denied warning is an error, so no table.
-    let files: Vec<_> = root.into_iter().collect();
-    match lints.apply(&map, &files, diagnostics.take()) {
+    // Unused suppressions are `stpc check`'s to report: `compile` verifies
+    // one contract of the file.
+    match lints.apply(
+        &map,
+        root.unwrap_or(stpc_compiler::FileId(0)),
+        diagnostics.take(),
+        false,
+    ) {
         Ok(items) => diagnostics.extend(items),
         Err(message) => {
             output::fail(global, &message);

@@ -152,7 +152,7 @@ fn human(x: &Explanation, runtime: Option<&Runtime>) -> String {
         x.contract
     ));
     match runtime {
-        Some(r) if r.action != x.action => s.push_str(&format!(
+        Some(r) if r.action != x.action || r.reason != "rule" || r.rule_id != x.rule_id => s.push_str(&format!(
             "  the runtime decides {} (reason `{}`): the cell says {}, but {}\n",
             r.action.to_ascii_uppercase(),
             r.reason,

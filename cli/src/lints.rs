@@ -16,9 +16,10 @@
 //! lints = { W0002 = "allow" }
 //! ```
 //!
-//! Precedence, later wins: the file's `[lints]`, its matching `overrides`
-//! in order, then the command line (`--warn`, then `--allow`, then `--deny`;
-//! in each, `warnings` before single codes). Inline suppressions
+//! Layers, later winning: the file's `[lints]`, its matching `overrides`
+//! in order, then the command line (`--warn`, then `--allow`, then
+//! `--deny`); how a code's own settings and `warnings` combine is
+//! [`stpc_compiler::lint::Levels`]'s. Inline suppressions
 //! (`// stpc: allow(W0002) -- reason`) are the compiler's
 //! ([`stpc_compiler::lint`]) and win over every level.
 
@@ -87,6 +88,10 @@ fn line_col(text: &str, offset: usize) -> (usize, usize) {
 impl Config {
     fn load(path: &Path) -> Result<Config, String> {
         let shown = path.display();
+        // Override paths are relative to the file's real directory, so a
+        // relative `--config stpc.toml` (whose parent is "") still matches.
+        let absolute =
+            std::fs::canonicalize(path).map_err(|e| format!("cannot read `{shown}`: {e}"))?;
         let text =
             std::fs::read_to_string(path).map_err(|e| format!("cannot read `{shown}`: {e}"))?;
         let at = |offset: usize| {
@@ -130,11 +135,11 @@ impl Config {
                 .map_err(|e| format!("{shown}: invalid path patterns: {e}"))?;
             overrides.push((set, settings(&o.lints)?));
         }
-        let dir = path
+        let dir = absolute
             .parent()
-            .map_or_else(|| PathBuf::from("."), Path::to_path_buf);
+            .map_or_else(|| PathBuf::from("/"), Path::to_path_buf);
         Ok(Config {
-            dir: std::fs::canonicalize(&dir).unwrap_or(dir),
+            dir,
             global,
             overrides,
         })
@@ -230,8 +235,11 @@ impl Lints {
         Ok(levels)
     }
 
-    /// Applies levels and inline suppressions to the diagnostics of the
-    /// user's `files`.
+    /// Applies levels and inline suppressions to `diagnostics` of the
+    /// files `from` onward in `map` (a root and the files its check read):
+    /// each user file among them (not std) has its own project file's
+    /// levels and its suppressions. Unused suppressions are reported when
+    /// `every_stage_ran` (see [`stpc_compiler::lint::apply`]).
     ///
     /// # Errors
     ///
@@ -239,11 +247,17 @@ impl Lints {
     pub fn apply(
         &mut self,
         map: &SourceMap,
-        files: &[FileId],
+        from: FileId,
         diagnostics: Vec<Diagnostic>,
+        every_stage_ran: bool,
     ) -> Result<Vec<Diagnostic>, String> {
+        let files: Vec<FileId> = map
+            .iter()
+            .filter(|(id, f)| id.0 >= from.0 && !f.name().starts_with("<std>/"))
+            .map(|(id, _)| id)
+            .collect();
         let mut per_file = HashMap::new();
-        for file in files {
+        for file in &files {
             let name = map.get(*file).map_or("<stdin>", |f| f.name());
             per_file.insert(*file, self.levels(name)?);
         }
@@ -254,6 +268,12 @@ impl Lints {
                 .cloned()
                 .unwrap_or_else(|| fallback.clone())
         };
-        Ok(stpc_compiler::lint::apply(map, files, &levels, diagnostics))
+        Ok(stpc_compiler::lint::apply(
+            map,
+            &files,
+            &levels,
+            diagnostics,
+            every_stage_ran,
+        ))
     }
 }

@@ -312,7 +312,11 @@ pub fn run(global: &Global, args: TestArgs) -> Outcome {
         (f + a, t + b)
     });
     let rule_percent = test_report::percent(fired, total);
-    let below = args.threshold.filter(|t| rule_percent < *t);
+    // Compared unrounded: 79.96 % is below a threshold of 80.
+    #[allow(clippy::cast_precision_loss, reason = "counts far below 2^52")]
+    let below = args
+        .threshold
+        .filter(|t| (fired as f64) * 100.0 < t * (total as f64));
     match global.format {
         Format::Human => {
             output::emit(global, &map, &sorted);
@@ -375,9 +379,18 @@ pub fn run(global: &Global, args: TestArgs) -> Outcome {
                     coverage: coverage.then_some(&t.coverage),
                 })
                 .collect();
+            let threshold = below.map(|t| {
+                format!("coverage {rule_percent:.1} % ({fired}/{total} decision rules fired) is below the threshold of {t} %")
+            });
             crate::out!(
                 "{}",
-                test_report::junit(&map, &suites, &broken_report, started.elapsed())
+                test_report::junit(
+                    &map,
+                    &suites,
+                    &broken_report,
+                    threshold.as_deref(),
+                    started.elapsed()
+                )
             );
             if let Some(t) = below {
                 crate::errln!("coverage {rule_percent:.1} % is below the threshold of {t} %");
@@ -388,8 +401,21 @@ pub fn run(global: &Global, args: TestArgs) -> Outcome {
             for r in &failed {
                 crate::outln!("{}", github_line(&map, r));
             }
+            if let Some(t) = below {
+                crate::outln!(
+                    "::error title=stpc test coverage::{}",
+                    github::escape_data(&format!(
+                        "coverage {rule_percent:.1} % ({fired}/{total} decision rules fired) is below the threshold of {t} %"
+                    ))
+                );
+            }
         }
-        Format::Sarif => crate::out!("{}", sarif_log(&map, &sorted, &failed)),
+        Format::Sarif => {
+            crate::out!("{}", sarif_log(&map, &sorted, &failed));
+            if let Some(t) = below {
+                crate::errln!("coverage {rule_percent:.1} % is below the threshold of {t} %");
+            }
+        }
     }
     if failed.is_empty() && broken == 0 && below.is_none() {
         Outcome::Success

@@ -271,13 +271,23 @@ fn seconds(d: Duration) -> String {
     format!("{:.3}", d.as_secs_f64())
 }
 
-/// The JUnit XML report.
-pub fn junit(map: &SourceMap, suites: &[Suite<'_>], broken: &[Broken], total: Duration) -> String {
-    let tests: usize = suites.iter().map(|s| s.cases.len()).sum::<usize>() + broken.len();
+/// The JUnit XML report. `threshold` is the message of a coverage
+/// threshold the run fell below: it becomes a failing `threshold` case of
+/// a `coverage` suite, so the report is not green when the run is not.
+pub fn junit(
+    map: &SourceMap,
+    suites: &[Suite<'_>],
+    broken: &[Broken],
+    threshold: Option<&str>,
+    total: Duration,
+) -> String {
+    let extra = usize::from(threshold.is_some());
+    let tests: usize = suites.iter().map(|s| s.cases.len()).sum::<usize>() + broken.len() + extra;
     let failures: usize = suites
         .iter()
         .map(|s| s.cases.iter().filter(|c| c.failure.is_some()).count())
-        .sum();
+        .sum::<usize>()
+        + extra;
     let mut x = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
     let _ = writeln!(
         x,
@@ -342,6 +352,14 @@ pub fn junit(map: &SourceMap, suites: &[Suite<'_>], broken: &[Broken], total: Du
             xml(&b.file),
             xml(&name),
             xml(&rendered)
+        );
+    }
+    if let Some(message) = threshold {
+        let _ = writeln!(
+            x,
+            "  <testsuite name=\"coverage\" tests=\"1\" failures=\"1\" errors=\"0\" skipped=\"0\" id=\"{}\">\n    <testcase name=\"threshold\" classname=\"coverage\">\n      <failure type=\"stpc.coverage.threshold\" message=\"{}\"/>\n    </testcase>\n  </testsuite>",
+            suites.len() + broken.len(),
+            xml(message)
         );
     }
     x.push_str("</testsuites>\n");

@@ -82,8 +82,12 @@ impl Target {
     }
 }
 
-/// Levels set in layers; a later setting wins, and within one layer a
-/// code's own setting wins over `warnings`.
+/// Levels set in layers (the project file, its overrides, the command
+/// line). A code's own settings decide it, the latest winning; `warnings`
+/// (its latest setting) decides the codes nobody set, and `warnings = deny`
+/// also raises a code explicitly set to `warn`, as rustc's `-D warnings`
+/// turns every warning still reported into an error. So `--deny warnings`
+/// never un-allows a code a project file allows.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Levels {
     settings: Vec<(Target, Level)>,
@@ -96,21 +100,26 @@ impl Levels {
     }
 
     /// Adds one layer of settings (a table of the project file, or the
-    /// command line): its `warnings` settings first, so that its
-    /// per-code settings override them.
+    /// command line); later layers win.
     pub fn layer(&mut self, settings: impl IntoIterator<Item = (Target, Level)>) {
-        let mut layer: Vec<(Target, Level)> = settings.into_iter().collect();
-        layer.sort_by_key(|(t, _)| matches!(t, Target::Code(_)));
-        self.settings.extend(layer);
+        self.settings.extend(settings);
     }
 
     /// The level of a warning code.
     pub fn level(&self, code: Code) -> Level {
-        self.settings
-            .iter()
-            .rev()
-            .find(|(t, _)| *t == Target::Warnings || *t == Target::Code(code))
-            .map_or(Level::Warn, |(_, l)| *l)
+        let latest = |target: Target| {
+            self.settings
+                .iter()
+                .rev()
+                .find(|(t, _)| *t == target)
+                .map(|(_, l)| *l)
+        };
+        match (latest(Target::Code(code)), latest(Target::Warnings)) {
+            (Some(Level::Warn), Some(Level::Deny)) => Level::Deny,
+            (Some(own), _) => own,
+            (None, Some(group)) => group,
+            (None, None) => Level::Warn,
+        }
     }
 }
 
@@ -121,6 +130,10 @@ struct Suppression {
     span: Span,
     /// The 1-based line of the warnings it concerns.
     line: usize,
+    /// Whether it follows code on its line: then it also concerns a warning
+    /// whose span ends on that line (a statement the formatter wrapped
+    /// keeps its trailing comment on its last line).
+    trailing: bool,
     codes: Vec<Code>,
     used: Vec<bool>,
 }
@@ -136,9 +149,21 @@ fn suppressions(map: &SourceMap, file: FileId, out: &mut Vec<Diagnostic>) -> Vec
     let text = source.text();
     let mut found = Vec::new();
     for comment in trivia::comments(file, text) {
-        let Some(body) = comment.text.strip_prefix("//") else {
+        let body = comment
+            .text
+            .strip_prefix("/*")
+            .unwrap_or(&comment.text)
+            .trim_start_matches('/');
+        if !body.trim_start().starts_with(MARKER) {
             continue;
-        };
+        }
+        if !comment.text.starts_with("//") || comment.text.starts_with("///") {
+            out.push(invalid(
+                comment.span,
+                "a suppression is a `//` line comment, not a block or doc comment",
+            ));
+            continue;
+        }
         let Some(rest) = body.trim_start().strip_prefix(MARKER) else {
             continue;
         };
@@ -154,6 +179,7 @@ fn suppressions(map: &SourceMap, file: FileId, out: &mut Vec<Diagnostic>) -> Vec
                 found.push(Suppression {
                     span: comment.span,
                     line,
+                    trailing: comment.trailing,
                     codes,
                     used,
                 });
@@ -226,12 +252,22 @@ fn unused(span: Span, code: Code) -> Diagnostic {
 /// levels for a file (its project file's and the command line's); warnings
 /// without a location use the levels of `FileId(u32::MAX)`. Suppression
 /// comments are read from `files` (the user's files, not std).
+///
+/// Unused suppressions (`W0010`) are reported only when `every_stage_ran`
+/// and no error stopped a stage: a suppression of a verification warning
+/// is not unused because verification did not run, or ran for another
+/// contract (`stpc compile --contract`).
 pub fn apply(
     map: &SourceMap,
     files: &[FileId],
     levels: &dyn Fn(FileId) -> Levels,
     diagnostics: Vec<Diagnostic>,
+    every_stage_ran: bool,
 ) -> Vec<Diagnostic> {
+    let report_unused = every_stage_ran
+        && !diagnostics
+            .iter()
+            .any(|d| d.code.severity() == Severity::Error);
     let mut out = Vec::with_capacity(diagnostics.len());
     let mut by_file: HashMap<FileId, (Vec<Suppression>, Levels)> = HashMap::new();
     for file in files {
@@ -248,11 +284,16 @@ pub fn apply(
         let entry = by_file
             .entry(file)
             .or_insert_with(|| (Vec::new(), levels(file)));
-        let line = span
-            .and_then(|s| map.get(s.file).map(|f| f.line_col(s.start as usize).0))
-            .unwrap_or(0);
+        let (line, end_line) = span
+            .and_then(|s| {
+                map.get(s.file)
+                    .map(|f| (f.line_col(s.start as usize).0, f.line_col(s.end as usize).0))
+            })
+            .unwrap_or((0, 0));
+        let concerns =
+            |s: &Suppression| s.line == line || (s.trailing && (line..=end_line).contains(&s.line));
         let mut suppressed = false;
-        for s in entry.0.iter_mut().filter(|s| s.line == line) {
+        for s in entry.0.iter_mut().filter(|s| concerns(s)) {
             for (code, used) in s.codes.iter().zip(s.used.iter_mut()) {
                 if *code == d.code {
                     *used = true;
@@ -275,7 +316,7 @@ pub fn apply(
         }
     }
     let mut unused_found = Vec::new();
-    for file in files {
+    for file in files.iter().filter(|_| report_unused) {
         let Some((found, levels)) = by_file.get(file) else {
             continue;
         };
@@ -288,7 +329,11 @@ pub fn apply(
                 match levels.level(Code::W0010) {
                     Level::Allow => continue,
                     Level::Warn => {}
-                    Level::Deny => d.severity = Severity::Error,
+                    Level::Deny => {
+                        d.severity = Severity::Error;
+                        d.notes
+                            .push("`W0010` is denied by the lint configuration".to_owned());
+                    }
                 }
                 unused_found.push(d);
             }
@@ -303,7 +348,7 @@ pub fn apply(
 /// and the fixture harnesses use it).
 pub fn apply_default(map: &SourceMap, files: &[FileId], diagnostics: &mut crate::Diagnostics) {
     let items = diagnostics.take();
-    diagnostics.extend(apply(map, files, &|_| Levels::new(), items));
+    diagnostics.extend(apply(map, files, &|_| Levels::new(), items, true));
 }
 
 #[cfg(test)]
@@ -330,16 +375,27 @@ mod tests {
     }
 
     #[test]
-    fn later_layers_win_and_codes_beat_warnings_within_a_layer() {
+    fn codes_are_decided_by_their_own_settings_and_warnings_by_the_group() {
         let mut l = Levels::new();
         l.layer([
             (Target::Code(Code::W0001), Level::Allow),
-            (Target::Warnings, Level::Deny),
+            (Target::Code(Code::W0003), Level::Warn),
         ]);
+        // `--deny warnings` on the command line denies what is reported and
+        // never un-allows a code the project allows.
+        l.layer([(Target::Warnings, Level::Deny)]);
         assert_eq!(l.level(Code::W0001), Level::Allow);
         assert_eq!(l.level(Code::W0002), Level::Deny);
-        l.layer([(Target::Warnings, Level::Warn)]);
-        assert_eq!(l.level(Code::W0001), Level::Warn);
+        assert_eq!(l.level(Code::W0003), Level::Deny);
+        l.layer([(Target::Code(Code::W0001), Level::Warn)]);
+        assert_eq!(l.level(Code::W0001), Level::Deny);
+        let mut quiet = Levels::new();
+        quiet.layer([
+            (Target::Warnings, Level::Allow),
+            (Target::Code(Code::W0602), Level::Deny),
+        ]);
+        assert_eq!(quiet.level(Code::W0001), Level::Allow);
+        assert_eq!(quiet.level(Code::W0602), Level::Deny);
     }
 
     #[test]
@@ -365,7 +421,7 @@ mod tests {
             warning(&map, f, 2, Code::W0002),
             warning(&map, f, 5, Code::W0602),
         ];
-        let out = apply(&map, &[f], &|_| Levels::new(), ds);
+        let out = apply(&map, &[f], &|_| Levels::new(), ds, true);
         // Line 1 keeps its warning; lines 2 and 5 are suppressed; W0001 on
         // line 5 and W0003 on line 6 suppress nothing.
         assert_eq!(
@@ -392,6 +448,7 @@ mod tests {
             &[f],
             &|_| Levels::new(),
             vec![warning(&map, f, 1, Code::W0002)],
+            true,
         );
         assert_eq!(
             codes(&out),
@@ -418,7 +475,7 @@ mod tests {
             warning(&map, f, 1, Code::W0001),
             warning(&map, f, 2, Code::W0002),
         ];
-        let out = apply(&map, &[f], &|_| levels.clone(), ds);
+        let out = apply(&map, &[f], &|_| levels.clone(), ds, true);
         assert_eq!(codes(&out), [(Code::W0002, Severity::Error)]);
         // A string that looks like a suppression is not a comment.
         let g = map.add("y.stpc", "a \"// stpc: allow(W0001) -- x\";\n");
@@ -427,7 +484,55 @@ mod tests {
             &[g],
             &|_| Levels::new(),
             vec![warning(&map, g, 1, Code::W0001)],
+            true,
         );
         assert_eq!(codes(&out), [(Code::W0001, Severity::Warning)]);
+    }
+
+    #[test]
+    fn a_trailing_suppression_covers_a_warning_ending_on_its_line() {
+        let mut map = SourceMap::new();
+        let text = "rule\n    continued; // stpc: allow(W0002) -- wrapped by fmt\n";
+        let f = map.add("x.stpc", text);
+        let end = text.len() - 1;
+        let d = Diagnostic::new(Code::W0002, "w").primary(Span::new(f, 0, end), "");
+        let out = apply(&map, &[f], &|_| Levels::new(), vec![d], true);
+        assert!(out.is_empty(), "{out:?}");
+    }
+
+    #[test]
+    fn block_and_doc_comments_are_not_suppressions() {
+        let mut map = SourceMap::new();
+        let f = map.add(
+            "x.stpc",
+            "a; /* stpc: allow(W0002) -- x */\n/// stpc: allow(W0002) -- y\nb;\n",
+        );
+        let ds = vec![
+            warning(&map, f, 1, Code::W0002),
+            warning(&map, f, 3, Code::W0002),
+        ];
+        let out = apply(&map, &[f], &|_| Levels::new(), ds, true);
+        assert_eq!(
+            codes(&out),
+            [
+                (Code::E0425, Severity::Error),
+                (Code::E0425, Severity::Error),
+                (Code::W0002, Severity::Warning),
+                (Code::W0002, Severity::Warning),
+            ]
+        );
+    }
+
+    #[test]
+    fn unused_suppressions_wait_for_every_stage() {
+        let mut map = SourceMap::new();
+        let f = map.add("x.stpc", "a; // stpc: allow(W0602) -- verified later\n");
+        let error = Diagnostic::new(Code::E0201, "e").primary(Span::new(f, 0, 1), "");
+        let out = apply(&map, &[f], &|_| Levels::new(), vec![error], true);
+        assert_eq!(codes(&out), [(Code::E0201, Severity::Error)]);
+        let out = apply(&map, &[f], &|_| Levels::new(), Vec::new(), false);
+        assert!(out.is_empty());
+        let out = apply(&map, &[f], &|_| Levels::new(), Vec::new(), true);
+        assert_eq!(codes(&out), [(Code::W0010, Severity::Warning)]);
     }
 }

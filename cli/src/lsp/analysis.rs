@@ -62,7 +62,7 @@ pub fn analyze(name: &str, text: &str, read: &mut dyn FnMut(&str) -> Option<Stri
     // while the document's own diagnostics keep their default levels.
     let items = diagnostics.take();
     let applied = crate::lints::Lints::new(&crate::lints::LintArgs::default())
-        .and_then(|mut lints| lints.apply(&map, &[root], items.clone()));
+        .and_then(|mut lints| lints.apply(&map, root, items.clone(), true));
     let items = match applied {
         Ok(applied) => applied,
         Err(message) => {

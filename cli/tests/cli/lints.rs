@@ -88,6 +88,20 @@ fn the_project_file_sets_levels_globally_and_per_path() {
         !dir.path().join("a.json").exists(),
         "no table for a denied warning"
     );
+    // `--deny warnings` denies what is reported; it never un-allows what
+    // the project file allows (here, W0002 under `legacy/`).
+    std::fs::remove_file(dir.path().join("legacy/stpc.toml")).unwrap();
+    let denied = stpc(dir.path(), &["check", "--deny", "warnings", "legacy"], "");
+    assert_eq!(denied.code, 0, "{}", denied.transcript());
+    assert!(codes(&denied.stderr).is_empty(), "{}", denied.stderr);
+    // A relative `--config` still matches its per-path overrides.
+    let relative = stpc(
+        dir.path(),
+        &["check", "--config", "stpc.toml", "legacy/deep/b.stpc"],
+        "",
+    );
+    assert_eq!(relative.code, 0, "{}", relative.transcript());
+    assert!(codes(&relative.stderr).is_empty(), "{}", relative.stderr);
     // `--config` replaces the search.
     std::fs::write(
         dir.path().join("quiet.toml"),
@@ -114,8 +128,8 @@ fn flags_take_codes_or_warnings_and_refuse_errors() {
         &["check", "--deny", "warnings", "--warn", "W0002", "a.stpc"],
         "",
     );
-    // `--deny` is applied after `--warn`, so `warnings` denies W0002 too,
-    // unless the code itself is named after it.
+    // `--deny warnings` raises what is still a warning, W0002 set to
+    // `warn` included (rustc's `-D warnings`).
     assert_eq!(mixed.code, 1, "{}", mixed.transcript());
     let error = stpc(dir.path(), &["check", "--allow", "E0601", "a.stpc"], "");
     assert_eq!(error.code, 2);
