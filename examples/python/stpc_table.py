@@ -2196,6 +2196,13 @@ class Runtime:
         conf = self.interval(confidence)
         if len(exhausted) != len(t["budgets"]):
             raise DecideError("wrong number of budget states")
+        # A call goes only where its tool says it goes: a destination the
+        # (declared) tool does not declare is placed as unknown, as the Rust
+        # runtime's Decider::placed_destination does.
+        if tool is not None and dest is not None:
+            own = t["tools"][tool]["destinations"] if 0 <= tool < len(t["tools"]) else []
+            if own and dest not in own:
+                dest = None
         coords = [
             len(t["tools"]) if tool is None else tool,
             len(t["destinations"]) if dest is None else dest,

@@ -275,6 +275,9 @@ pub struct Decider {
     modes: NameIndex,
     unknown_tool: u32,
     unknown_destination: u32,
+    /// Per tool, its declared destinations, sorted; empty when it declares
+    /// none (any destination the contract knows).
+    tool_destinations: Vec<Box<[u32]>>,
     missing_arg: u32,
     missing_dest: u32,
     cuts: Vec<f64>,
@@ -555,6 +558,15 @@ impl Decider {
             prefix_dims,
             unknown_tool: len_u32(table.tools.len()),
             unknown_destination: len_u32(table.destinations.len()),
+            tool_destinations: table
+                .tools
+                .iter()
+                .map(|t| {
+                    let mut d = t.destinations.clone();
+                    d.sort_unstable();
+                    d.into_boxed_slice()
+                })
+                .collect(),
             missing_arg: len_u32(table.lattices.args.labels.len()),
             missing_dest: len_u32(table.lattices.destination.labels.len()),
             budgets: table.budgets.len(),
@@ -672,6 +684,24 @@ impl Decider {
         Ok(p)
     }
 
+    /// The destination an event is placed at: a destination its tool does
+    /// not declare (when the tool declares any) is placed as `<unknown>`,
+    /// so a call goes only where its tool says it goes. A contract's
+    /// allow-list is a union over its tools; without this, `email_send` to
+    /// `brave` would be allowed because `brave` is allowed for `web_search`.
+    /// Every fail-closed pipeline then BLOCKs or DEFERs it, which the
+    /// verifier proves for `<unknown>` destinations.
+    #[inline]
+    #[must_use]
+    pub fn placed_destination(&self, tool: u32, dest: u32) -> u32 {
+        match self.tool_destinations.get(tool as usize) {
+            Some(own) if !own.is_empty() && own.binary_search(&dest).is_err() => {
+                self.unknown_destination
+            }
+            _ => dest,
+        }
+    }
+
     /// Write the coordinates of a query into `coords`; returns how many.
     #[inline]
     fn fill(
@@ -696,6 +726,7 @@ impl Decider {
                 found: q.budgets_exhausted.len(),
             });
         }
+        let dest = self.placed_destination(tool, dest);
         let (fixed, rest) = coords.split_at_mut(domain::FIXED);
         fixed.copy_from_slice(&[tool, dest, mode, arg, dl, conf]);
         let mut n = domain::FIXED;

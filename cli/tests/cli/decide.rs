@@ -894,3 +894,95 @@ contract c {
         agree.stdout
     );
 }
+
+/// Issue 12, finding 1: a tool's own destinations are enforced. Under std
+/// Naive, `brave` is allowed for `web_search`, but `email_send` declares
+/// only `gmail` and `ms_graph`: an e-mail to the search engine is placed at
+/// `<unknown>` and BLOCKed, even by a rule that names `brave` explicitly.
+#[test]
+fn a_call_goes_only_to_its_own_tools_destinations() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = env!("CARGO_MANIFEST_DIR");
+    let naive = format!("{root}/../stdlib-contracts/policies/naive.stpc");
+    let compiled = stpc(dir.path(), &["compile", &naive, "-o", "naive.json"], "");
+    assert_eq!(compiled.code, 0, "{}", compiled.transcript());
+    let to = |tool: &str, args: &str, dest: &str| {
+        format!(
+            r#"{{"tool": "{tool}", "args": {args}, "destination": "{dest}", "mode": "committed", "confidence": 1.0}}"#
+        )
+    };
+    let mail = r#"{"recipient": "a@example.org", "subject": "hi", "body": "hello"}"#;
+    let run = stpc(
+        dir.path(),
+        &["decide", "--table", "naive.json", "-"],
+        &to(
+            "email_send",
+            mail,
+            "https://api.brave.com/res/v1/web/search",
+        ),
+    );
+    let v: serde_json::Value = serde_json::from_str(run.stdout.trim()).unwrap();
+    assert_eq!(v["action"], "block", "{v}");
+    assert_eq!(v["rule_name"], "unknown_destination", "{v}");
+    // The same e-mail to its own destination, and a search to brave, go out.
+    let run = stpc(
+        dir.path(),
+        &["decide", "--table", "naive.json", "-"],
+        &to("email_send", mail, "gmail.googleapis.com"),
+    );
+    let v: serde_json::Value = serde_json::from_str(run.stdout.trim()).unwrap();
+    assert_eq!(v["action"], "allow", "{v}");
+    let run = stpc(
+        dir.path(),
+        &["decide", "--table", "naive.json", "-"],
+        &to("web_search", r#"{"q": "weather"}"#, "api.brave.com"),
+    );
+    let v: serde_json::Value = serde_json::from_str(run.stdout.trim()).unwrap();
+    assert_eq!(v["action"], "allow", "{v}");
+
+    // A rule that names the destination cannot reopen it for another tool.
+    let contract = r#"use std::labels;
+use std::modes;
+use std::observers;
+use std::tools::{web_search, email_send, brave, gmail};
+use std::labelers;
+
+contract mail_and_search {
+    tools web_search, email_send;
+    destinations brave, gmail;
+    labelers std_args, std_destinations;
+    forbid args >= sensitive at provider;
+    decide {
+        block unless tool allowed;
+        block when labels missing;
+        quick: allow when destination == brave and args <= public;
+        block unless destination allowed;
+        block when args >= sensitive;
+        allow;
+    }
+}
+"#;
+    std::fs::write(dir.path().join("quick.stpc"), contract).unwrap();
+    let compiled = stpc(
+        dir.path(),
+        &["compile", "quick.stpc", "-o", "quick.json"],
+        "",
+    );
+    assert_eq!(compiled.code, 0, "{}", compiled.transcript());
+    let verified = stpc(dir.path(), &["verify", "quick.json"], "");
+    assert_eq!(verified.code, 0, "{}", verified.transcript());
+    let run = stpc(
+        dir.path(),
+        &["decide", "--table", "quick.json", "-"],
+        &to("email_send", mail, "api.brave.com"),
+    );
+    let v: serde_json::Value = serde_json::from_str(run.stdout.trim()).unwrap();
+    assert_eq!(v["action"], "block", "{v}");
+    let run = stpc(
+        dir.path(),
+        &["decide", "--table", "quick.json", "-"],
+        &to("web_search", r#"{"q": "weather"}"#, "api.brave.com"),
+    );
+    let v: serde_json::Value = serde_json::from_str(run.stdout.trim()).unwrap();
+    assert_eq!(v["rule_name"], "quick", "{v}");
+}

@@ -4,10 +4,7 @@
 //! (the book's "Lowering" chapter states the same rules):
 //!
 //! - `tool allowed` / `destination allowed`: membership in the contract's
-//!   allow-lists; `<unknown>` is never allowed. `destination allowed` is
-//!   also per tool: the destination must be one the event's tool declares
-//!   (when it declares any), so a destination allowed for one tool does not
-//!   open it to another.
+//!   allow-lists; `<unknown>` is never allowed.
 //! - `destination external`: some external observer records the
 //!   destination; an `<unknown>` destination counts as external (fail-safe).
 //! - `substitute available`, `effect == e`: properties of the declared tool;
@@ -57,48 +54,6 @@ impl Cx<'_> {
         Expr::atom(domain::DEST, set)
     }
 
-    /// `destination allowed`, per tool: a destination the contract allows
-    /// and the event's tool declares (a tool that declares none may use any
-    /// the contract allows; an `<unknown>` tool none). Tools with the same
-    /// allowed destinations share one conjunct.
-    fn destination_allowed(&self) -> Expr {
-        let tools = self.domain.size(domain::TOOL);
-        let dests = self.domain.size(domain::DEST);
-        let allowed = |tool: usize, dest: usize| -> bool {
-            let (Some(t), Some(d)) = (self.domain.tools.get(tool), self.domain.dests.get(dest))
-            else {
-                return false;
-            };
-            let Some(decl) = self.program.tool(*t) else {
-                return false;
-            };
-            self.contract.destinations.contains(d)
-                && (decl.destinations.is_empty() || decl.destinations.contains(d))
-        };
-        let mut groups: Vec<(Vec<bool>, Vec<usize>)> = Vec::new();
-        for tool in 0..tools {
-            let row: Vec<bool> = (0..dests).map(|d| allowed(tool, d)).collect();
-            match groups.iter_mut().find(|(r, _)| *r == row) {
-                Some((_, members)) => members.push(tool),
-                None => groups.push((row, vec![tool])),
-            }
-        }
-        Expr::or(
-            groups
-                .into_iter()
-                .map(|(row, members)| {
-                    Expr::and(vec![
-                        Expr::atom(domain::TOOL, Set::from_fn(tools, |v| members.contains(&v))),
-                        Expr::atom(
-                            domain::DEST,
-                            Set::from_fn(dests, |v| row.get(v).copied().unwrap_or(false)),
-                        ),
-                    ])
-                })
-                .collect(),
-        )
-    }
-
     fn confidence(&self, op: CmpOp, bound: f64) -> Expr {
         let set = Set::from_fn(self.domain.size(domain::CONF), |i| {
             compare(self.domain.representative(i), op, bound)
@@ -132,7 +87,9 @@ impl Cx<'_> {
             Guard::And(v) => Expr::and(v.iter().map(|x| self.translate(x)).collect()),
             Guard::Or(v) => Expr::or(v.iter().map(|x| self.translate(x)).collect()),
             Guard::ToolAllowed => self.tools(|_, id| self.contract.tools.contains(&id)),
-            Guard::DestinationAllowed => self.destination_allowed(),
+            Guard::DestinationAllowed => {
+                self.dests(false, |id| self.contract.destinations.contains(&id))
+            }
             Guard::DestinationExternal => self.dests(true, |id| self.program.is_external(id)),
             Guard::SubstituteAvailable => {
                 self.tools(|t, _| t.is_some_and(|t| t.substitute.is_some()))

@@ -96,31 +96,50 @@ pub(crate) fn declared_label(t: &Table, d: Option<u32>) -> Option<u32> {
         .map(|d| d.label)
 }
 
-/// Whether the fixed destination and destination label can occur together.
+/// Whether the fixed coordinates can occur together: a declared
+/// destination has its declared label (A2), and a tool is only ever placed
+/// at a destination it declares (the runtime places any other as
+/// `<unknown>`; see `Decider::placed_destination`).
 pub(crate) fn feasible(t: &Table, coords: &[Option<u32>]) -> bool {
-    match (
-        coords.get(point::DEST).copied().flatten(),
-        coords.get(point::DLABEL).copied().flatten(),
-    ) {
+    let dest = coords.get(point::DEST).copied().flatten();
+    let label_ok = match (dest, coords.get(point::DLABEL).copied().flatten()) {
         (Some(d), Some(l)) => declared_label(t, Some(d)).is_none_or(|x| x == l),
         _ => true,
-    }
+    };
+    let tool_ok = match (coords.get(point::TOOL).copied().flatten(), dest) {
+        (Some(tool), Some(d)) => t.tools.get(tool as usize).is_none_or(|tool| {
+            d as usize >= t.destinations.len()
+                || tool.destinations.is_empty()
+                || tool.destinations.contains(&d)
+        }),
+        _ => true,
+    };
+    label_ok && tool_ok
 }
 
 /// What the checks can observe of value `v` of dimension `dim`: values
 /// with equal signatures are interchangeable for them.
-fn signature(t: &Table, dim: usize, v: u32) -> String {
+fn signature(t: &Table, declared_by: &[Vec<u32>], dim: usize, v: u32) -> String {
     match dim {
+        // Which destinations a tool may be placed at, and which tools a
+        // destination may be reached by, decide feasibility: values that
+        // differ there are not interchangeable.
         point::TOOL => match t.tools.get(v as usize) {
             Some(tool) => format!(
-                "{:?}/{:?}",
+                "{:?}/{:?}/{:?}",
                 tool.substitute,
-                tool.args.iter().map(|a| &a.ty).collect::<Vec<_>>()
+                tool.args.iter().map(|a| &a.ty).collect::<Vec<_>>(),
+                tool.destinations
             ),
             None => "<unknown>".to_owned(),
         },
         point::DEST => match t.destinations.get(v as usize) {
-            Some(d) => format!("{}/{:?}", d.label, d.observers),
+            Some(d) => format!(
+                "{}/{:?}/{:?}",
+                d.label,
+                d.observers,
+                declared_by.get(v as usize).map_or(&[][..], Vec::as_slice)
+            ),
             None => "<unknown>".to_owned(),
         },
         _ => v.to_string(),
@@ -142,16 +161,28 @@ pub(crate) struct Classes {
 impl Classes {
     pub(crate) fn new(t: &Table) -> Classes {
         let mut out = Classes::default();
+        // Per destination, the tools that declare it (once, not per value:
+        // a scan of every tool per destination is quadratic at 10,000 tools).
+        let mut declared_by: Vec<Vec<u32>> = vec![Vec::new(); t.destinations.len()];
+        for (i, tool) in (0u32..).zip(&t.tools) {
+            for d in &tool.destinations {
+                if let Some(list) = declared_by.get_mut(*d as usize) {
+                    list.push(i);
+                }
+            }
+        }
         for (dim, size) in sizes(t).into_iter().enumerate() {
             let mut ids: HashMap<String, u32> = HashMap::new();
             let mut class_of = Vec::with_capacity(size);
             let mut reps = Vec::new();
             for v in 0..u32::try_from(size).unwrap_or(0) {
                 let next = u32::try_from(ids.len()).unwrap_or(u32::MAX);
-                let id = *ids.entry(signature(t, dim, v)).or_insert_with(|| {
-                    reps.push(v);
-                    next
-                });
+                let id = *ids
+                    .entry(signature(t, &declared_by, dim, v))
+                    .or_insert_with(|| {
+                        reps.push(v);
+                        next
+                    });
                 class_of.push(id);
             }
             out.class_of.push(class_of);

@@ -124,27 +124,6 @@ pub(crate) fn not_fail_closed(
         .help(format!("add {fixes} before `{rule}`"))
 }
 
-/// `E0603`: a call dispatched to a destination its tool does not declare.
-pub(crate) fn undeclared_destination(
-    rule: &str,
-    action: &str,
-    tool: &str,
-    dest: &str,
-    rule_span: Span,
-    example: &str,
-) -> Diagnostic {
-    Diagnostic::new(
-        Code::E0603,
-        format!("rule `{rule}` decides `{action}` for `{tool}` sent to `{dest}`, a destination `{tool}` does not declare"),
-    )
-    .primary(rule_span, format!("this `{action}` dispatches to an undeclared destination"))
-    .note(format!("counterexample: {example}"))
-    .note("a call may only go to a destination its tool declares, even one the contract allows for another tool")
-    .help(format!(
-        "test `destination allowed` (which holds only for the tool's own destinations) before `{rule}`, or declare `{dest}` in `{tool}`"
-    ))
-}
-
 /// `E0604`: the table is not a total function of the domain.
 pub(crate) fn not_total(contract: &str, what: &str, span: Span) -> Diagnostic {
     Diagnostic::new(

@@ -34,7 +34,6 @@ mod fail_closed;
 mod monotone;
 mod point;
 mod soundness;
-mod tool_destinations;
 
 use std::collections::BTreeMap;
 
@@ -100,7 +99,6 @@ fn run(cx: &Cx<'_>, already: &[Span], diagnostics: &mut Diagnostics) {
             let mut below = cubes::Below::default();
             soundness_pass(cx, &prefixes, &mut below, &mut out);
             fail_closed::check(cx, &prefixes, &mut below, &mut out);
-            tool_destinations::check(cx, &mut out);
             monotone::check(cx, &mut out);
             audit(cx, &mut out);
             unreachable(cx, already, &mut out);
