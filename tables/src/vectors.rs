@@ -270,6 +270,26 @@ fn decision_json(d: &stpc_runtime::Decision<'_>) -> Value {
 }
 
 /// Paths from the root to every reachable node (first found, breadth first).
+/// Whether extending `path` with value `v` of `dim` keeps a point the
+/// runtime can reach: a tool is only placed at destinations it declares.
+fn step_fits(t: &Table, path: &[(usize, u32)], dim: usize, v: u32) -> bool {
+    let value = |d: usize| {
+        if d == dim {
+            Some(v)
+        } else {
+            path.iter().find(|(x, _)| *x == d).map(|(_, v)| *v)
+        }
+    };
+    match (value(0), value(1)) {
+        (Some(tool), Some(dest)) => t.tools.get(tool as usize).is_none_or(|x| {
+            dest as usize >= t.destinations.len()
+                || x.destinations.is_empty()
+                || x.destinations.contains(&dest)
+        }),
+        _ => true,
+    }
+}
+
 fn first_paths(t: &Table) -> Vec<(u32, Vec<(usize, u32)>)> {
     let mut seen = BTreeSet::new();
     let mut queue = VecDeque::from([(t.diagram.root, Vec::new())]);
@@ -280,8 +300,12 @@ fn first_paths(t: &Table) -> Vec<(u32, Vec<(usize, u32)>)> {
         }
         if let Some(Node::Branch { dim, children }) = t.diagram.nodes.get(n as usize) {
             for (v, c) in children.iter().enumerate() {
+                let v = u32::try_from(v).unwrap_or(u32::MAX);
+                if !step_fits(t, &path, usize::from(*dim), v) {
+                    continue;
+                }
                 let mut p: Vec<(usize, u32)> = path.clone();
-                p.push((usize::from(*dim), u32::try_from(v).unwrap_or(u32::MAX)));
+                p.push((usize::from(*dim), v));
                 queue.push_back((*c, p));
             }
         }
@@ -295,8 +319,13 @@ fn descend(t: &Table, mut n: u32, path: &mut Vec<(usize, u32)>) {
     for _ in 0..=t.dimensions.len() {
         match t.diagram.nodes.get(n as usize) {
             Some(Node::Branch { dim, children }) => {
-                path.push((usize::from(*dim), 0));
-                match children.first() {
+                let d = usize::from(*dim);
+                let v = (0..children.len())
+                    .map(|v| u32::try_from(v).unwrap_or(u32::MAX))
+                    .find(|v| step_fits(t, path, d, *v))
+                    .unwrap_or(0);
+                path.push((d, v));
+                match children.get(v as usize) {
                     Some(c) => n = *c,
                     None => return,
                 }
@@ -320,6 +349,48 @@ fn defaults(t: &Table) -> Vec<u32> {
         .collect()
 }
 
+/// The runtime places a tool's event at a destination the tool does not
+/// declare as `<unknown>`, so a point pairing them is never reached. Where
+/// the path leaves the tool (or the destination) free, pick one that fits
+/// the other.
+fn place_tool_at_own_destination(t: &Table, path: &[(usize, u32)], coords: &mut [u32]) {
+    let fixed = |d: usize| path.iter().any(|(x, _)| *x == d);
+    let fits = |tool: u32, dest: u32| {
+        t.tools.get(tool as usize).is_none_or(|x| {
+            dest as usize >= t.destinations.len()
+                || x.destinations.is_empty()
+                || x.destinations.contains(&dest)
+        })
+    };
+    let (Some(&tool), Some(&dest)) = (coords.first(), coords.get(1)) else {
+        return;
+    };
+    if fits(tool, dest) {
+        return;
+    }
+    if !fixed(0) {
+        if let Some(i) =
+            (0..t.tools.len()).find(|i| fits(u32::try_from(*i).unwrap_or(u32::MAX), dest))
+        {
+            if let Some(slot) = coords.first_mut() {
+                *slot = u32::try_from(i).unwrap_or(u32::MAX);
+            }
+            return;
+        }
+    }
+    if !fixed(1) {
+        if let (Some(first), Some(slot)) = (
+            t.tools
+                .get(tool as usize)
+                .and_then(|x| x.destinations.first())
+                .copied(),
+            coords.get_mut(1),
+        ) {
+            *slot = first;
+        }
+    }
+}
+
 fn decide_vectors(engine: &Engine, out: &mut Vec<Value>) {
     let t = engine.table();
     let names = names(engine);
@@ -329,8 +400,12 @@ fn decide_vectors(engine: &Engine, out: &mut Vec<Value>) {
         match t.diagram.nodes.get(n as usize) {
             Some(Node::Branch { dim, children }) => {
                 for v in 0..children.len() {
+                    let value = u32::try_from(v).unwrap_or(u32::MAX);
+                    if !step_fits(t, &path, usize::from(*dim), value) {
+                        continue;
+                    }
                     let mut p = path.clone();
-                    p.push((usize::from(*dim), u32::try_from(v).unwrap_or(u32::MAX)));
+                    p.push((usize::from(*dim), value));
                     if let Some(c) = children.get(v) {
                         descend(t, *c, &mut p);
                     }
@@ -349,6 +424,7 @@ fn decide_vectors(engine: &Engine, out: &mut Vec<Value>) {
                 *slot = *v;
             }
         }
+        place_tool_at_own_destination(t, &path, &mut coords);
         if !seen.insert(coords.clone()) {
             continue;
         }

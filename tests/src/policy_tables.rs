@@ -200,7 +200,7 @@ pub fn table(name: &str, pipeline: Pipeline, tau: f64, scrub: bool) -> Table {
                     name: "q".into(),
                     ty: FieldType::Text,
                 }],
-                destinations: vec![0, 1],
+                destinations: vec![0, 1, 5, 6],
                 substitute: Some(0),
             },
             Tool {
@@ -220,7 +220,7 @@ pub fn table(name: &str, pipeline: Pipeline, tau: f64, scrub: bool) -> Table {
                     name: "query".into(),
                     ty: FieldType::Text,
                 }],
-                destinations: vec![3, 4],
+                destinations: vec![3, 4, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17],
                 substitute: Some(2),
             },
             Tool {

@@ -140,19 +140,38 @@ fn replay(engine: &Engine, v: &Value) -> Option<Value> {
 }
 
 /// Cells reachable from the diagram's root.
+/// The cells some event can reach: walks with the tool fixed, where a tool
+/// that declares destinations only takes those (and `<unknown>`), as the
+/// runtime places events.
 fn reachable_cells(t: &Table) -> BTreeSet<u32> {
     let mut cells = BTreeSet::new();
-    let mut seen = BTreeSet::new();
-    let mut stack = vec![t.diagram.root];
-    while let Some(n) = stack.pop() {
-        if !seen.insert(n) {
-            continue;
-        }
-        match &t.diagram.nodes[n as usize] {
-            Node::Leaf { cell } => {
-                cells.insert(*cell);
+    let unknown_dest = t.destinations.len() as u32;
+    for tool in 0..=t.tools.len() {
+        let own: Vec<u32> = t
+            .tools
+            .get(tool)
+            .map(|x| x.destinations.clone())
+            .unwrap_or_default();
+        let mut seen = BTreeSet::new();
+        let mut stack = vec![t.diagram.root];
+        while let Some(n) = stack.pop() {
+            if !seen.insert(n) {
+                continue;
             }
-            Node::Branch { children, .. } => stack.extend(children),
+            match &t.diagram.nodes[n as usize] {
+                Node::Leaf { cell } => {
+                    cells.insert(*cell);
+                }
+                Node::Branch { dim: 0, children } => stack.push(children[tool]),
+                Node::Branch { dim: 1, children } if !own.is_empty() => stack.extend(
+                    children
+                        .iter()
+                        .enumerate()
+                        .filter(|(d, _)| *d as u32 == unknown_dest || own.contains(&(*d as u32)))
+                        .map(|(_, c)| *c),
+                ),
+                Node::Branch { children, .. } => stack.extend(children),
+            }
         }
     }
     cells

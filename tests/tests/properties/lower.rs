@@ -356,7 +356,18 @@ fn agree(
     let tool_name = e.tool.unwrap_or("mystery_tool");
     let dest_name = e.dest.unwrap_or("unknown.example");
     let in_table_tool = t.tools.iter().any(|x| x.name == tool_name);
-    let in_table_dest = t.destinations.iter().any(|x| x.name == dest_name);
+    // A destination the tool does not declare is placed as unknown (the
+    // runtime's placement rule, restated here independently).
+    let own = t
+        .tools
+        .iter()
+        .find(|x| x.name == tool_name)
+        .map(|x| x.destinations.clone())
+        .unwrap_or_default();
+    let in_table_dest = t.destinations.iter().enumerate().any(|(i, x)| {
+        x.name == dest_name
+            && (own.is_empty() || own.contains(&u32::try_from(i).unwrap_or(u32::MAX)))
+    });
     let r = Reference {
         p,
         c,
