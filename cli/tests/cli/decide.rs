@@ -986,3 +986,34 @@ contract mail_and_search {
     let v: serde_json::Value = serde_json::from_str(run.stdout.trim()).unwrap();
     assert_eq!(v["rule_name"], "quick", "{v}");
 }
+
+/// Issue 12, finding 5: the verifier accepts REWRITE for a tool without
+/// arguments because the runtime refuses what no transform can change; the
+/// runtime does refuse it (BLOCK committed, DEFER speculative) and
+/// dispatches the plain call.
+#[test]
+fn a_rewrite_that_cannot_change_anything_is_refused_not_dispatched() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = std::fs::read_to_string(format!(
+        "{}/../tests/fixtures/verify/rewrite-tool-without-arguments.stpc",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    std::fs::write(dir.path().join("c.stpc"), src).unwrap();
+    let compiled = stpc(dir.path(), &["compile", "c.stpc", "-o", "c.json"], "");
+    assert_eq!(compiled.code, 0, "{}", compiled.transcript());
+    let decide = |event: &str| -> serde_json::Value {
+        let run = stpc(dir.path(), &["decide", "--table", "c.json", "-"], event);
+        serde_json::from_str(run.stdout.trim()).unwrap()
+    };
+    let plain = decide(
+        r#"{"tool": "get_balance", "args": {}, "destination": "bank_api", "mode": "committed", "confidence": 1.0}"#,
+    );
+    assert_eq!(plain["action"], "allow", "{plain}");
+    let keyed = r#"{"tool": "get_balance", "args": {"how do I break my lease early because of eviction": ""}, "destination": "bank_api", "mode": "MODE", "confidence": 0.9}"#;
+    let committed = decide(&keyed.replace("MODE", "committed"));
+    assert_eq!(committed["action"], "block", "{committed}");
+    assert_eq!(committed["reason"], "rewrite_insufficient", "{committed}");
+    let speculative = decide(&keyed.replace("MODE", "speculative"));
+    assert_eq!(speculative["action"], "defer", "{speculative}");
+}

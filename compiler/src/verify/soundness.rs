@@ -76,10 +76,15 @@ pub(crate) fn leaks(t: &Table, e: &Event, cell: &Cell) -> Vec<Leak> {
     match cell.action {
         Action::Defer | Action::Block => Vec::new(),
         Action::Allow => dispatch(t, e, e.arg, false),
-        Action::Rewrite => {
-            let (arg, rewritten) = rewritten_label(t, e, cell);
-            dispatch(t, e, arg, rewritten)
-        }
+        Action::Rewrite => match rewritten_label(t, e, cell) {
+            // Nothing the cell's transforms can change: the monitor re-labels
+            // the unchanged arguments, finds them still at the cut and refuses
+            // (`rewrite_insufficient`, DEFER or BLOCK), so nothing is
+            // dispatched on any channel. A tool without arguments (whose
+            // label can only come from undeclared keys) is the common case.
+            Refusal::Refused => Vec::new(),
+            Refusal::Dispatched(arg, rewritten) => dispatch(t, e, arg, rewritten),
+        },
         Action::Shadow => shadow(t, e, cell),
     }
 }
@@ -114,11 +119,23 @@ fn dispatch(t: &Table, e: &Event, arg: Option<u32>, rewritten: bool) -> Vec<Leak
     out
 }
 
+/// What a REWRITE cell does with an event at run time.
+enum Refusal {
+    /// Dispatched with this joined argument label; whether anything was
+    /// rewritten.
+    Dispatched(Option<u32>, bool),
+    /// The arguments are at a cut and no transform fits any field, so the
+    /// monitor refuses the call.
+    Refused,
+}
+
 /// The joined argument label after a REWRITE, and whether anything was
 /// rewritten.
-fn rewritten_label(t: &Table, e: &Event, cell: &Cell) -> (Option<u32>, bool) {
+fn rewritten_label(t: &Table, e: &Event, cell: &Cell) -> Refusal {
     let lat = &t.lattices.args;
-    let Some(a) = e.arg else { return (None, false) };
+    let Some(a) = e.arg else {
+        return Refusal::Dispatched(None, false);
+    };
     let external: Vec<u32> = dispatch_observers(t, e.dest)
         .into_iter()
         .filter(|o| external(t, *o))
@@ -131,7 +148,7 @@ fn rewritten_label(t: &Table, e: &Event, cell: &Cell) -> (Option<u32>, bool) {
         .collect();
     let forbidden = |l: u32| cuts.iter().any(|c| lat.leq(*c, l));
     if !forbidden(a) {
-        return (Some(a), false);
+        return Refusal::Dispatched(Some(a), false);
     }
     let tool = e.tool.and_then(|i| t.tools.get(i as usize));
     let mut out: Option<u32> = None;
@@ -153,16 +170,16 @@ fn rewritten_label(t: &Table, e: &Event, cell: &Cell) -> (Option<u32>, bool) {
             }));
         }
     }
-    // No transform fits a field: nothing changes (the runtime then refuses).
+    // No transform fits a field: nothing changes, and the runtime refuses.
     let Some(mut post) = out else {
-        return (Some(a), false);
+        return Refusal::Refused;
     };
     for l in 0..u32::try_from(lat.labels.len()).unwrap_or(0) {
         if lat.leq(l, a) && !forbidden(l) {
             post = lat.join(post, l).unwrap_or(a);
         }
     }
-    (Some(post), true)
+    Refusal::Dispatched(Some(post), true)
 }
 
 fn shadow(t: &Table, e: &Event, cell: &Cell) -> Vec<Leak> {
