@@ -554,10 +554,16 @@ fn brute_force(t: &Table) -> (bool, bool) {
     let (mut leak, mut open) = (false, false);
     loop {
         let (dest, arg, dlabel) = (p[1], p[3], p[4]);
-        let feasible = t
-            .destinations
-            .get(dest as usize)
-            .is_none_or(|d| d.label == dlabel);
+        // A declared destination has its label (A2), and a tool is only
+        // placed at destinations it declares (the runtime places any other
+        // as unknown).
+        let placed = t.tools.get(p[0] as usize).is_none_or(|tool| {
+            dest == nd || tool.destinations.is_empty() || tool.destinations.contains(&dest)
+        });
+        let feasible = placed
+            && t.destinations
+                .get(dest as usize)
+                .is_none_or(|d| d.label == dlabel);
         if feasible {
             let point = stpc_runtime::Point::new(&p).expect("point");
             let cell =
