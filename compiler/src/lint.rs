@@ -274,7 +274,7 @@ pub fn apply(
         let found = suppressions(map, *file, &mut out);
         by_file.insert(*file, (found, levels(*file)));
     }
-    for mut d in diagnostics {
+    for d in diagnostics {
         if d.code.severity() != Severity::Warning {
             out.push(d);
             continue;
@@ -304,16 +304,7 @@ pub fn apply(
         if suppressed {
             continue;
         }
-        match entry.1.level(d.code) {
-            Level::Allow => {}
-            Level::Warn => out.push(d),
-            Level::Deny => {
-                d.severity = Severity::Error;
-                d.notes
-                    .push(format!("`{}` is denied by the lint configuration", d.code));
-                out.push(d);
-            }
-        }
+        out.extend(leveled(d, &entry.1));
     }
     let mut unused_found = Vec::new();
     for file in files.iter().filter(|_| report_unused) {
@@ -325,22 +316,26 @@ pub fn apply(
                 if *used {
                     continue;
                 }
-                let mut d = unused(s.span, *code);
-                match levels.level(Code::W0010) {
-                    Level::Allow => continue,
-                    Level::Warn => {}
-                    Level::Deny => {
-                        d.severity = Severity::Error;
-                        d.notes
-                            .push("`W0010` is denied by the lint configuration".to_owned());
-                    }
-                }
-                unused_found.push(d);
+                unused_found.extend(leveled(unused(s.span, *code), levels));
             }
         }
     }
     out.extend(unused_found);
     out
+}
+
+/// A warning at its level: dropped, kept, or made an error that says why.
+fn leveled(mut d: Diagnostic, levels: &Levels) -> Option<Diagnostic> {
+    match levels.level(d.code) {
+        Level::Allow => None,
+        Level::Warn => Some(d),
+        Level::Deny => {
+            d.severity = Severity::Error;
+            d.notes
+                .push(format!("`{}` is denied by the lint configuration", d.code));
+            Some(d)
+        }
+    }
 }
 
 /// [`apply`] with every warning at its default level, in place: what

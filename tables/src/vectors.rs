@@ -281,11 +281,7 @@ fn step_fits(t: &Table, path: &[(usize, u32)], dim: usize, v: u32) -> bool {
         }
     };
     match (value(0), value(1)) {
-        (Some(tool), Some(dest)) => t.tools.get(tool as usize).is_none_or(|x| {
-            dest as usize >= t.destinations.len()
-                || x.destinations.is_empty()
-                || x.destinations.contains(&dest)
-        }),
+        (Some(tool), Some(dest)) => t.places(tool, dest),
         _ => true,
     }
 }
@@ -355,22 +351,15 @@ fn defaults(t: &Table) -> Vec<u32> {
 /// the other.
 fn place_tool_at_own_destination(t: &Table, path: &[(usize, u32)], coords: &mut [u32]) {
     let fixed = |d: usize| path.iter().any(|(x, _)| *x == d);
-    let fits = |tool: u32, dest: u32| {
-        t.tools.get(tool as usize).is_none_or(|x| {
-            dest as usize >= t.destinations.len()
-                || x.destinations.is_empty()
-                || x.destinations.contains(&dest)
-        })
-    };
     let (Some(&tool), Some(&dest)) = (coords.first(), coords.get(1)) else {
         return;
     };
-    if fits(tool, dest) {
+    if t.places(tool, dest) {
         return;
     }
     if !fixed(0) {
         if let Some(i) =
-            (0..t.tools.len()).find(|i| fits(u32::try_from(*i).unwrap_or(u32::MAX), dest))
+            (0..t.tools.len()).find(|i| t.places(u32::try_from(*i).unwrap_or(u32::MAX), dest))
         {
             if let Some(slot) = coords.first_mut() {
                 *slot = u32::try_from(i).unwrap_or(u32::MAX);

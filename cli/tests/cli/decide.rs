@@ -3,7 +3,7 @@
 //! and digests filtered) and exit codes (0 ok, 1 problems, 2 usage or I/O
 //! failure or a refused table).
 
-use crate::support::{json_lines, settings, stpc, workspace, SEARCH};
+use crate::support::{decide_one, json_lines, settings, stpc, workspace, SEARCH};
 
 const TOPICAL_SPECULATIVE: &str = r#"{"tool": "search", "args": {"q": "eviction notice for jane@example.com"}, "destination": "search.example", "mode": "speculative", "confidence": 0.9, "branch": "b1"}"#;
 
@@ -912,32 +912,29 @@ fn a_call_goes_only_to_its_own_tools_destinations() {
         )
     };
     let mail = r#"{"recipient": "a@example.org", "subject": "hi", "body": "hello"}"#;
-    let run = stpc(
+    let v = decide_one(
         dir.path(),
-        &["decide", "--table", "naive.json", "-"],
+        "naive.json",
         &to(
             "email_send",
             mail,
             "https://api.brave.com/res/v1/web/search",
         ),
     );
-    let v: serde_json::Value = serde_json::from_str(run.stdout.trim()).unwrap();
     assert_eq!(v["action"], "block", "{v}");
     assert_eq!(v["rule_name"], "unknown_destination", "{v}");
     // The same e-mail to its own destination, and a search to brave, go out.
-    let run = stpc(
+    let v = decide_one(
         dir.path(),
-        &["decide", "--table", "naive.json", "-"],
+        "naive.json",
         &to("email_send", mail, "gmail.googleapis.com"),
     );
-    let v: serde_json::Value = serde_json::from_str(run.stdout.trim()).unwrap();
     assert_eq!(v["action"], "allow", "{v}");
-    let run = stpc(
+    let v = decide_one(
         dir.path(),
-        &["decide", "--table", "naive.json", "-"],
+        "naive.json",
         &to("web_search", r#"{"q": "weather"}"#, "api.brave.com"),
     );
-    let v: serde_json::Value = serde_json::from_str(run.stdout.trim()).unwrap();
     assert_eq!(v["action"], "allow", "{v}");
 
     // A rule that names the destination cannot reopen it for another tool.
@@ -971,19 +968,17 @@ contract mail_and_search {
     assert_eq!(compiled.code, 0, "{}", compiled.transcript());
     let verified = stpc(dir.path(), &["verify", "quick.json"], "");
     assert_eq!(verified.code, 0, "{}", verified.transcript());
-    let run = stpc(
+    let v = decide_one(
         dir.path(),
-        &["decide", "--table", "quick.json", "-"],
+        "quick.json",
         &to("email_send", mail, "api.brave.com"),
     );
-    let v: serde_json::Value = serde_json::from_str(run.stdout.trim()).unwrap();
     assert_eq!(v["action"], "block", "{v}");
-    let run = stpc(
+    let v = decide_one(
         dir.path(),
-        &["decide", "--table", "quick.json", "-"],
+        "quick.json",
         &to("web_search", r#"{"q": "weather"}"#, "api.brave.com"),
     );
-    let v: serde_json::Value = serde_json::from_str(run.stdout.trim()).unwrap();
     assert_eq!(v["rule_name"], "quick", "{v}");
 }
 
@@ -1002,10 +997,7 @@ fn a_rewrite_that_cannot_change_anything_is_refused_not_dispatched() {
     std::fs::write(dir.path().join("c.stpc"), src).unwrap();
     let compiled = stpc(dir.path(), &["compile", "c.stpc", "-o", "c.json"], "");
     assert_eq!(compiled.code, 0, "{}", compiled.transcript());
-    let decide = |event: &str| -> serde_json::Value {
-        let run = stpc(dir.path(), &["decide", "--table", "c.json", "-"], event);
-        serde_json::from_str(run.stdout.trim()).unwrap()
-    };
+    let decide = |event: &str| decide_one(dir.path(), "c.json", event);
     let plain = decide(
         r#"{"tool": "get_balance", "args": {}, "destination": "bank_api", "mode": "committed", "confidence": 1.0}"#,
     );

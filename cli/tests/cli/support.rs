@@ -7,6 +7,10 @@
     reason = "helpers write inputs and drive the process; a failure fails the test"
 )]
 #![allow(dead_code, reason = "each test target uses a different part")]
+#![allow(
+    clippy::panic,
+    reason = "a helper that cannot parse a decision fails the test, with the transcript"
+)]
 
 use std::io::Write;
 use std::path::Path;
@@ -96,4 +100,11 @@ pub fn json_lines(stdout: &str) -> Vec<serde_json::Value> {
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect()
+}
+
+/// `stpc decide --table TABLE -` on one event in `dir`: its one JSON line.
+pub fn decide_one(dir: &Path, table: &str, event: &str) -> serde_json::Value {
+    let run = stpc(dir, &["decide", "--table", table, "-"], event);
+    serde_json::from_str(run.stdout.trim())
+        .unwrap_or_else(|e| panic!("decide printed no decision ({e}): {}", run.transcript()))
 }

@@ -107,11 +107,7 @@ pub(crate) fn feasible(t: &Table, coords: &[Option<u32>]) -> bool {
         _ => true,
     };
     let tool_ok = match (coords.get(point::TOOL).copied().flatten(), dest) {
-        (Some(tool), Some(d)) => t.tools.get(tool as usize).is_none_or(|tool| {
-            d as usize >= t.destinations.len()
-                || tool.destinations.is_empty()
-                || tool.destinations.contains(&d)
-        }),
+        (Some(tool), Some(d)) => t.places(tool, d),
         _ => true,
     };
     label_ok && tool_ok

@@ -845,6 +845,21 @@ impl Table {
         let i = modes.values.iter().position(|m| m == "committed")?;
         u32::try_from(i).ok()
     }
+
+    /// Whether an event of tool value `tool` can be placed at destination
+    /// value `dest`: a tool that declares destinations is only ever placed
+    /// at those (any other is placed as `<unknown>`). `<unknown>` tools and
+    /// destinations fit everything. The one statement of the rule that
+    /// [`crate::Decider::placed_destination`] applies to events and the
+    /// verifier and the vector generator apply to points.
+    #[must_use]
+    pub fn places(&self, tool: u32, dest: u32) -> bool {
+        self.tools.get(tool as usize).is_none_or(|t| {
+            dest as usize >= self.destinations.len()
+                || t.destinations.is_empty()
+                || t.destinations.contains(&dest)
+        })
+    }
 }
 
 /// A writer that compares what is written with an expected byte string
