@@ -239,6 +239,11 @@ pub enum AuditError {
     /// A record could not be encoded.
     #[error("audit record could not be encoded")]
     Encode,
+    /// A sink supplied by an embedding (a Python callable, say) refused or
+    /// failed to record; what it raised is not repeated, as it may quote
+    /// the record.
+    #[error("audit sink refused the record")]
+    Refused,
 }
 
 impl From<std::io::Error> for AuditError {

@@ -24,6 +24,7 @@ pub mod decide;
 pub mod engine;
 pub mod entity;
 pub mod error;
+pub mod event;
 pub mod label;
 pub mod monitor;
 pub mod signature;
@@ -37,7 +38,8 @@ pub use engine::Engine;
 pub use error::{AuditError, DecideError, LoadError, MonitorError};
 pub use label::{Labeler, Labels};
 pub use monitor::{
-    Completed, Decided, Deferred, Denial, DispatchTicket, Dispatched, Issued, LabelHook, Limits,
-    Monitor, Outcome, Promoted, ProposedEvent, Reason, Shadowed, SubstituteFn, ToolCall,
+    Completed, Decided, Deferred, Denial, DispatchTicket, Dispatched, FallibleSubstituteFn, Issued,
+    LabelHook, Limits, Monitor, Outcome, Promoted, ProposedEvent, Reason, Shadowed,
+    SubstituteFailed, SubstituteFn, ToolCall,
 };
 pub use table::{Action, Table};

@@ -66,6 +66,18 @@ pub const UNDECLARED: &str = "<undeclared>";
 /// external observer.
 pub type SubstituteFn = Box<dyn Fn(&ToolCall) -> Value + Send + Sync>;
 
+/// A substitute that can fail (an embedder's callback in another language
+/// that raised, say). A failure is treated as a missing substitute: the
+/// event is DEFERred when speculative and BLOCKed when committed, with
+/// [`Reason::SubstituteFailed`], and nothing leaves the boundary.
+pub type FallibleSubstituteFn =
+    Box<dyn Fn(&ToolCall) -> Result<Value, SubstituteFailed> + Send + Sync>;
+
+/// A substitute's failure. It carries nothing: what a substitute saw is the
+/// call's raw arguments, and its error text could quote them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SubstituteFailed;
+
 /// An evaluation hook on the labels of each decision (see
 /// [`Monitor::set_label_hook`]).
 ///
@@ -110,7 +122,7 @@ impl Default for Limits {
 pub struct Monitor {
     engine: Arc<Engine>,
     sink: Box<dyn AuditSink + Send>,
-    substitutes: HashMap<String, SubstituteFn>,
+    substitutes: HashMap<String, FallibleSubstituteFn>,
     task: Option<Task>,
     generation: u64,
     next_seq: u64,
@@ -174,6 +186,16 @@ impl Monitor {
 
     /// Register the implementation of a substitute named in the table.
     pub fn register_substitute(&mut self, name: impl Into<String>, f: SubstituteFn) {
+        self.substitutes
+            .insert(name.into(), Box::new(move |call| Ok(f(call))));
+    }
+
+    /// Register a substitute that can fail (see [`FallibleSubstituteFn`]).
+    pub fn register_fallible_substitute(
+        &mut self,
+        name: impl Into<String>,
+        f: FallibleSubstituteFn,
+    ) {
         self.substitutes.insert(name.into(), f);
     }
 
@@ -705,10 +727,13 @@ impl Monitor {
                         declared(engine, labeled.dest),
                         event.args.clone(),
                     );
-                    Payload::Shadow {
-                        name,
-                        on_promote,
-                        result: f(&call),
+                    match f(&call) {
+                        Ok(result) => Payload::Shadow {
+                            name,
+                            on_promote,
+                            result,
+                        },
+                        Err(SubstituteFailed) => return fallback(Reason::SubstituteFailed),
                     }
                 }
                 None => return fallback(Reason::NoSubstitute),
@@ -729,7 +754,7 @@ impl Monitor {
         engine: &Engine,
         tool: Option<u32>,
         decision: &Decision<'_>,
-    ) -> Option<(String, OnPromote, &SubstituteFn)> {
+    ) -> Option<(String, OnPromote, &FallibleSubstituteFn)> {
         let t = engine.table();
         let sub = decision
             .substitute

@@ -209,6 +209,8 @@ pub enum Reason {
     },
     /// SHADOW needed a substitute that is not declared or not registered.
     NoSubstitute,
+    /// SHADOW's substitute failed (a fallible substitute returned an error).
+    SubstituteFailed,
     /// The audit sink failed, so nothing was dispatched.
     AuditFailed,
     /// The task already holds as many deferred events or shadowed results
@@ -228,6 +230,7 @@ impl Reason {
             Reason::InvalidEvent(_) => "invalid_event",
             Reason::RewriteInsufficient { .. } => "rewrite_insufficient",
             Reason::NoSubstitute => "no_substitute",
+            Reason::SubstituteFailed => "substitute_failed",
             Reason::AuditFailed => "audit_failed",
             Reason::QueueFull { .. } => "queue_full",
         }
