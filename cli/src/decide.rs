@@ -171,18 +171,9 @@ pub(crate) fn monitor_with(
     sink: Box<dyn AuditSink + Send>,
     limits: stpc_runtime::Limits,
 ) -> Monitor {
-    let names: Vec<String> = engine
-        .table()
-        .substitutes
-        .iter()
-        .map(|s| s.name.clone())
-        .collect();
     let mut m = Monitor::with_engine(engine, sink);
     m.set_limits(limits);
-    for name in names {
-        let n = name.clone();
-        m.register_substitute(name, Box::new(move |_| json!({"substitute": n})));
-    }
+    stpc_tables::vectors::stand_in_substitutes(&mut m);
     m
 }
 

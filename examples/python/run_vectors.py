@@ -13,7 +13,14 @@ JSON object per line, whose ``kind`` is
   labeler gives it;
 - ``label_destination``: a destination string and its label;
 - ``event``: an event with raw arguments, the labels the Rust labeler gives
-  it, and the decision.
+  it, and the decision;
+- ``monitor``: an event as an agent writes it (aliases, misspelt or missing
+  fields) and what the Rust monitor did with it. This reader decides cells
+  only, so it checks that it reads the event as Rust does (refuses exactly
+  the refused ones) and that it places it in the same cell with the same
+  labels; the action, rewritten arguments and substitute results are
+  checked by the ``stpc-monitor`` package's tests. ``promote``/``abandon``
+  lines concern the monitor's queues and are counted, not checked.
 
 A table whose labelers use a condition this reader does not evaluate
 (``terms``, ``parts``: see ``stpc_table.SUPPORTED_CONDITIONS``) is labeled
@@ -42,6 +49,24 @@ def _decision(d: dict) -> dict:
     return {k: d[k] for k in DECISION_KEYS}
 
 
+def _monitor_vector(rt, v: dict):
+    """(expected, got) for a ``monitor`` vector, as far as a cell reader can
+    tell."""
+    if "event" not in v:
+        return None, None  # promote / abandon: the monitor's queues
+    expect = v["expect"]
+    try:
+        d = rt.decide_cell(v["event"])
+    except stpc_table.EventError:
+        return expect.get("error"), "event"
+    if "error" in expect:
+        return "event", "read without error"
+    if not (rt.labeler.args.supported and rt.labeler.destination.supported):
+        return True, d["action"] != "allow" or expect["action"] == "allow"
+    want = {"cell": expect["cell"], "rule_id": expect["rule_id"], "labels": expect["labels"]}
+    return want, {"cell": d["cell"], "rule_id": d["rule_id"], "labels": d["labels"]}
+
+
 def run(vectors_path: str, table_path: str, out=sys.stdout) -> int:
     try:
         with open(table_path, "rb") as f:
@@ -52,7 +77,7 @@ def run(vectors_path: str, table_path: str, out=sys.stdout) -> int:
     except stpc_table.LoadError as e:
         print(f"error: `{table_path}` refused: {e}", file=sys.stderr)
         return 2
-    rt = stpc_table.Runtime(table)
+    rt = stpc_table.CellReader(table)
     arg_names = table["lattices"]["args"]["labels"]
     dest_names = table["lattices"]["destination"]["labels"]
     try:
@@ -79,7 +104,7 @@ def run(vectors_path: str, table_path: str, out=sys.stdout) -> int:
                 return 2
             continue
         if kind == "decide":
-            got = _decision(rt.decide_event(v["event"]))
+            got = _decision(rt.decide_cell(v["event"]))
             want = v["expect"]
         elif kind == "label_arg":
             label = rt.labeler.label_value(v.get("field", "value"), v["value"])
@@ -92,7 +117,7 @@ def run(vectors_path: str, table_path: str, out=sys.stdout) -> int:
             supported = rt.labeler.destination.supported or rt.destination_id(dest) is not None
             want = v["expect"] if supported else None
         elif kind == "event":
-            d = rt.decide_event(v["event"])
+            d = rt.decide_cell(v["event"])
             if rt.labeler.args.supported and rt.labeler.destination.supported:
                 got = dict(_decision(d), labels=d["labels"])
                 want = v["expect"]
@@ -101,6 +126,8 @@ def run(vectors_path: str, table_path: str, out=sys.stdout) -> int:
                 # decides as ALLOW (fail closed).
                 got = d["action"] != "allow"
                 want = True
+        elif kind == "monitor":
+            want, got = _monitor_vector(rt, v)
         else:
             print(f"error: {vectors_path}:{n}: unknown kind `{kind}`", file=sys.stderr)
             return 2

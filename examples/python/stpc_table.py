@@ -38,10 +38,10 @@ than approximated.
 
 Usage::
 
-    from stpc_table import load, Runtime
+    from stpc_table import load, CellReader
     table = load(open("web_default.table.json", "rb").read())
-    rt = Runtime(table)
-    d = rt.decide_event({"tool": "web_search", "destination": "brave",
+    rt = CellReader(table)
+    d = rt.decide_cell({"tool": "web_search", "destination": "brave",
                          "mode": "speculative", "confidence": 0.9,
                          "args": {"q": "tenant rights"}})
     print(d["action"], d["rule_name"])
@@ -72,7 +72,9 @@ __all__ = [
     "translate_regex",
     "Pattern",
     "ENTITY_PATTERNS",
-    "Runtime",
+    "CellReader",
+    "EventError",
+    "read_event",
 ]
 
 FORMAT_VERSION = 2
@@ -2076,6 +2078,94 @@ class Labeler:
 # ---------------------------------------------------------------------------
 
 
+class EventError(ValueError):
+    """An event that cannot be read, refused as the Rust reader
+    (``stpc_runtime::event``) refuses it: an unknown or misspelt field, a
+    field twice (``tool`` and its alias ``name``), a required field missing
+    or of the wrong type, ``args`` given as a string that is not JSON, a
+    confidence that is not a finite number. Messages name fields, never
+    argument values."""
+
+
+#: The fields of an event and their aliases (``stpc_runtime::event``).
+EVENT_FIELDS = {
+    "id": "id",
+    "tool": "tool",
+    "name": "tool",
+    "args": "args",
+    "arguments": "args",
+    "destination": "destination",
+    "mode": "mode",
+    "confidence": "confidence",
+    "branch": "branch",
+    "task": "task",
+    "labels": "labels",
+    "budgets_exhausted": "budgets_exhausted",
+}
+
+
+def read_event(event) -> dict:
+    """The event in its canonical form, or :class:`EventError`: aliases
+    resolved (``name`` is ``tool``, ``arguments`` is ``args``), ``args``
+    given as a JSON string parsed, ``branch`` defaulted to ``main``, a
+    committed event's confidence 1.0. Nothing that decides is assumed: no
+    ``mode``, or a non-committed event without ``confidence``, is refused."""
+    if isinstance(event, (str, bytes)):
+        try:
+            event = parse_json(event if isinstance(event, str) else event.decode("utf-8"))
+        except (ValueError, UnicodeDecodeError):
+            raise EventError("the event is not JSON") from None
+    if not isinstance(event, dict):
+        raise EventError("the event is not a JSON object")
+    out: dict = {}
+    for key, value in event.items():
+        canonical = EVENT_FIELDS.get(key)
+        if canonical is None:
+            plain = isinstance(key, str) and 0 < len(key) <= 32 and key.replace("_", "").isalnum()
+            raise EventError(f"unknown field `{key if plain else '…'}`")
+        if canonical in out:
+            raise EventError(f"duplicate field `{canonical}`")
+        out[canonical] = value
+    for key in ("tool", "destination"):
+        if not isinstance(out.get(key), str):
+            raise EventError(f"missing field `{key}`" if key not in out else f"`{key}` is not a string")
+    mode = out.get("mode")
+    if mode is None:
+        raise EventError("the event has no `mode` (`committed` or `speculative`); stpc never assumes one")
+    if not isinstance(mode, str):
+        raise EventError("`mode` is not a string")
+    confidence = out.get("confidence")
+    if confidence is None:
+        if mode != "committed":
+            raise EventError("the event is not committed but has no `confidence`; stpc never assumes one")
+        confidence = 1.0
+    if isinstance(confidence, bool) or not isinstance(confidence, (int, float)):
+        raise EventError("`confidence` is not a number")
+    if not math.isfinite(confidence):
+        raise EventError("`confidence` is not a finite number")
+    out["confidence"] = float(confidence)
+    args = out.get("args", {})
+    if isinstance(args, str):
+        try:
+            args = parse_json(args)
+        except ValueError:
+            raise EventError("`args` is a string but does not hold JSON") from None
+    out["args"] = args
+    branch = out.get("branch", "main")
+    if not isinstance(branch, str):
+        raise EventError("`branch` is not a string")
+    out["branch"] = branch
+    exhausted = out.get("budgets_exhausted", [])
+    if not isinstance(exhausted, list) or not all(isinstance(b, str) for b in exhausted):
+        raise EventError("`budgets_exhausted` is not a list of names")
+    out["budgets_exhausted"] = exhausted
+    labels = out.get("labels")
+    if labels is not None:
+        if not isinstance(labels, dict) or set(labels) - {"args", "destination", "fields"}:
+            raise EventError("`labels` is not {args, destination, fields}")
+    return out
+
+
 def _mode_and_confidence(event: dict):
     """The event's mode and confidence, never assumed: an event without a
     mode, or a non-committed event without a confidence, is refused (as the
@@ -2105,8 +2195,11 @@ FAIL_CLOSED = {
 }
 
 
-class Runtime:
-    """A loaded table with its labeler and name lookups (``Decider``)."""
+class CellReader:
+    """A loaded table with its labeler and name lookups (``Decider``): it
+    labels events and decides their table **cell**. It is not a monitor: no
+    rewrite, re-labelling, substitute, deferral queue or budget count (use
+    the ``stpc-monitor`` package for those)."""
 
     def __init__(self, table: dict):
         self.table = table
@@ -2278,11 +2371,19 @@ class Runtime:
             "fields": {k: arg_names[l] for k, l in fields},
         }
 
-    def decide_event(self, event: dict) -> dict:
+    def decide_cell(self, event: dict) -> dict:
         """Decide an event given as in ``stpc decide``'s input, extended with
         ``budgets_exhausted`` (budget names) and optional explicit ``labels``
         (``{"args": name|null, "destination": name|null, "fields": {..}}``)
-        that bypass the labeler. Returns the decision plus the labels used."""
+        that bypass the labeler. Returns the decision plus the labels used.
+
+        This decides the table **cell** only: it does not rewrite arguments,
+        re-label a rewrite's output, run substitutes, queue deferred events
+        or count budgets, which the Rust monitor (or the ``stpc-monitor``
+        Python package built from it) does. A REWRITE cell here is not a
+        permission to send the original arguments. An event that cannot be
+        read raises :class:`EventError` (see :func:`read_event`)."""
+        event = read_event(event)
         explicit = event.get("labels")
         if explicit is None:
             labels = self.label_event(event)

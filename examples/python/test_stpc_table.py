@@ -172,22 +172,22 @@ class Loading(unittest.TestCase):
             self.refused(text.replace('"value": 0.7', '"value": 1', 1).encode())
 
     def test_decisions_fail_closed_on_unknown_modes(self):
-        rt = s.Runtime(self.table)
+        rt = s.CellReader(self.table)
         tool = self.table["tools"][0]["name"] if self.table["tools"] else "t"
-        d = rt.decide_event({"tool": tool, "destination": "x", "mode": "no-such-mode", "args": {}})
+        d = rt.decide_cell({"tool": tool, "destination": "x", "mode": "no-such-mode", "args": {}})
         self.assertEqual((d["action"], d["rule_id"], d["cell"]), ("block", None, None))
 
     def test_confidences_outside_the_unit_interval_fail_closed(self):
-        rt = s.Runtime(self.table)
+        rt = s.CellReader(self.table)
         tool = self.table["tools"][0]["name"] if self.table["tools"] else "t"
         labels = {"args": None, "destination": None, "fields": {}}
         for c in (1.5, -0.1):
-            d = rt.decide_event({"tool": tool, "destination": "x", "mode": "speculative",
+            d = rt.decide_cell({"tool": tool, "destination": "x", "mode": "speculative",
                                  "confidence": c, "labels": labels})
             self.assertEqual((d["action"], d["rule_id"], d["cell"]), ("block", None, None))
 
     def test_the_mode_and_the_confidence_are_never_assumed(self):
-        rt = s.Runtime(self.table)
+        rt = s.CellReader(self.table)
         tool = self.table["tools"][0]["name"] if self.table["tools"] else "t"
         # Labels are given so that only mode and confidence are in question.
         labels = {"args": None, "destination": None, "fields": {}}
@@ -195,8 +195,38 @@ class Loading(unittest.TestCase):
             {"tool": tool, "destination": "x", "labels": labels},
             {"tool": tool, "destination": "x", "mode": "speculative", "labels": labels},
         ):
-            d = rt.decide_event(event)
-            self.assertEqual((d["action"], d["rule_id"], d["cell"]), ("block", None, None))
+            with self.assertRaises(s.EventError):
+                rt.decide_cell(event)
+
+    def test_events_are_read_as_the_rust_reader_reads_them(self):
+        rt = s.CellReader(self.table)
+        tool = self.table["tools"][0]["name"] if self.table["tools"] else "t"
+        fields = [a["name"] for a in self.table["tools"][0]["args"]] if self.table["tools"] else []
+        args = {f: "x" for f in fields}
+        plain = {"tool": tool, "destination": "x", "mode": "committed", "args": args}
+        aliased = {"name": tool, "destination": "x", "mode": "committed",
+                   "arguments": json.dumps(args)}
+        self.assertEqual(rt.decide_cell(plain), rt.decide_cell(aliased))
+        self.assertEqual(rt.decide_cell(aliased)["labels"]["fields"].keys(), args.keys())
+        refused = (
+            dict(plain, confidance=0.9),             # misspelt: never a silent default
+            dict(plain, name=tool),                  # a field and its alias
+            dict(plain, args="{not json"),
+            dict(plain, confidence=float("nan")),
+            dict(plain, confidence=True),
+            {"destination": "x", "mode": "committed"},
+            "[1, 2]",
+        )
+        for event in refused:
+            with self.assertRaises(s.EventError):
+                rt.decide_cell(event)
+
+    def test_event_errors_do_not_quote_values(self):
+        rt = s.CellReader(self.table)
+        secret = "my landlord is evicting me"
+        with self.assertRaises(s.EventError) as e:
+            rt.decide_cell({"tool": "t", "destination": "x", "mode": "committed", secret: 1})
+        self.assertNotIn("landlord", str(e.exception))
 
 
 @unittest.skipIf(not os.environ.get("STPC_TRUSTED_KEY"), "no trusted key given")

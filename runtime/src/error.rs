@@ -118,7 +118,7 @@ impl LoadError {
 /// serde appends (we report it separately). Table content never reaches a
 /// message: a hostile table could carry terminal escapes or megabytes in a
 /// name. The names serde lists as expected are the format's own and stay.
-fn elide_quoted(msg: &str) -> String {
+pub(crate) fn elide_quoted(msg: &str) -> String {
     let msg = msg.split(" at line ").next().unwrap_or(msg);
     let mut out = String::with_capacity(msg.len());
     let mut inside = false;

@@ -148,23 +148,12 @@ fn main_branch() -> String {
 }
 
 /// Replace every `"…"` in a serde message by `"…"` with its content elided,
-/// and drop serde's trailing position (callers report it).
+/// elide a field name in backticks unless it is a short plain identifier (a
+/// misspelt key helps and cannot carry anything; an argument sentence used
+/// as a key could), and drop serde's trailing position (callers report it).
+#[must_use]
 pub fn elide_values(message: &str) -> String {
-    let message = message.split(" at line ").next().unwrap_or(message);
-    let mut out = String::with_capacity(message.len());
-    let mut inside = false;
-    for ch in message.chars() {
-        if ch == '"' {
-            if inside {
-                out.push('…');
-            }
-            out.push('"');
-            inside = !inside;
-        } else if !inside {
-            out.push(ch);
-        }
-    }
-    out
+    crate::error::elide_quoted(message)
 }
 
 impl EventInput {

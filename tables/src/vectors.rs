@@ -21,7 +21,18 @@
 //!   names and addresses, URLs built from them, instances of address globs,
 //!   unknown hosts and collections;
 //! - `event`: an event with raw arguments (sometimes as a JSON-encoded
-//!   string), the labels the labeler gives it and the decision.
+//!   string), the labels the labeler gives it and the decision;
+//! - `monitor`: the same events as an agent writes them (some with the
+//!   `name`/`arguments` aliases, some with a misspelt or missing field that
+//!   must be refused) run in order through one task of the runtime's
+//!   [`stpc_runtime::Monitor`], with what it does: the action taken, its
+//!   reason, the cell and labels, the outgoing arguments of a dispatch
+//!   (rewritten for REWRITE) and the substitute's result of a SHADOW; then
+//!   one branch promoted (`promote`, each re-decided event) and one
+//!   abandoned (`abandon`, how many were dropped). Substitutes are the
+//!   stand-ins of `stpc decide`: each returns `{"substitute": NAME}`. A
+//!   reader that only decides cells checks the event's reading and its
+//!   cell; a full monitor (the Python package) checks everything.
 //!
 //! The expected values are computed by the runtime itself (its labeler and
 //! `Decider`), so the vectors state what the Rust runtime does; another
@@ -53,7 +64,7 @@ pub const EVENTS_PER_TOOL: usize = 12;
 ///
 /// The table's labelers do not compile.
 pub fn vectors(table: &Table) -> Result<Vec<Value>, LoadError> {
-    let engine = Engine::new(Arc::new(table.clone()))?;
+    let engine = Arc::new(Engine::new(Arc::new(table.clone()))?);
     let mut out = vec![json!({
         "kind": "header",
         "format_version": table.format_version,
@@ -83,6 +94,7 @@ pub fn vectors(table: &Table) -> Result<Vec<Value>, LoadError> {
         }));
     }
     event_vectors(&engine, &arg_samples, &mut out);
+    monitor_vectors(&engine, &mut out);
     Ok(out)
 }
 
@@ -896,5 +908,161 @@ fn event_vectors(engine: &Engine, samples: &[(String, Value)], out: &mut Vec<Val
             out.push(json!({"kind": "event", "id": format!("event-{n}"), "event": event, "expect": expect}));
             n += 1;
         }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Monitor vectors: the event vectors as agents write them, through a monitor
+// ---------------------------------------------------------------------------
+
+/// Branches the monitor vectors spread speculative events over; the first
+/// is promoted and the second abandoned at the end.
+const MONITOR_BRANCHES: [&str; 3] = ["b0", "b1", "b2"];
+
+/// The event of an `event` vector as an agent writes it: vector `k` takes
+/// the aliases (`name`, `arguments` as a JSON string) when `k % 3 == 1`, a
+/// misspelt `confidance` when `k % 11 == 5`, no `mode` when `k % 13 == 7`.
+/// Returns the event and whether the monitor must refuse it.
+fn as_written(event: &Value, k: usize) -> (Value, bool) {
+    let mut m = Map::new();
+    let get = |key: &str| event.get(key).cloned().unwrap_or(Value::Null);
+    let mode = get("mode");
+    let speculative = mode.as_str() != Some("committed");
+    let args = match get("args") {
+        Value::String(s) => Value::String(s),
+        other => other,
+    };
+    if k % 3 == 1 {
+        m.insert("name".to_owned(), get("tool"));
+        m.insert("arguments".to_owned(), Value::String(args.to_string()));
+    } else {
+        m.insert("tool".to_owned(), get("tool"));
+        m.insert("args".to_owned(), args);
+    }
+    m.insert("destination".to_owned(), get("destination"));
+    let refused_mode = k % 13 == 7;
+    if !refused_mode {
+        m.insert("mode".to_owned(), mode);
+    }
+    let misspelt = k % 11 == 5;
+    let confidence_key = if misspelt { "confidance" } else { "confidence" };
+    m.insert(confidence_key.to_owned(), get("confidence"));
+    if speculative {
+        let b = MONITOR_BRANCHES
+            .get(k % MONITOR_BRANCHES.len())
+            .copied()
+            .unwrap_or("b0");
+        m.insert("branch".to_owned(), Value::from(b));
+    }
+    (Value::Object(m), misspelt || refused_mode)
+}
+
+/// What the monitor did with one decided event.
+fn monitor_json(engine: &Engine, decided: stpc_runtime::Decided) -> Value {
+    use crate::event::NamedLabels as _;
+    let t = engine.table();
+    let mut expect = json!({
+        "action": decided.action().as_str(),
+        "reason": decided.reason().code(),
+        "rule_id": decided.rule_id(),
+        "rule_name": decided.rule_name(),
+        "cell": decided.cell(),
+        "labels": decided.labels().names(t),
+    });
+    let extra = match decided.into_outcome() {
+        stpc_runtime::Outcome::Dispatch(ticket) => {
+            Some(("args", ticket.dispatch().call().args().clone()))
+        }
+        stpc_runtime::Outcome::Shadowed(s) => Some((
+            "shadow",
+            json!({"substitute": s.substitute(), "result": s.result()}),
+        )),
+        stpc_runtime::Outcome::Deferred(_) | stpc_runtime::Outcome::Blocked(_) => None,
+    };
+    if let (Value::Object(m), Some((k, v))) = (&mut expect, extra) {
+        m.insert(k.to_owned(), v);
+    }
+    expect
+}
+
+/// The stand-in substitutes of `stpc decide` and of the monitor vectors.
+pub fn stand_in_substitutes(monitor: &mut stpc_runtime::Monitor) {
+    let names: Vec<String> = monitor
+        .engine()
+        .table()
+        .substitutes
+        .iter()
+        .map(|s| s.name.clone())
+        .collect();
+    for name in names {
+        let n = name.clone();
+        monitor.register_substitute(name, Box::new(move |_| json!({ "substitute": n })));
+    }
+}
+
+fn monitor_vectors(engine: &Arc<Engine>, out: &mut Vec<Value>) {
+    // Each event vector as written, and every other one again as an
+    // unlikely ghost on the promoted branch (so SHADOW, DEFER and their
+    // promotion are exercised wherever the table has them).
+    let speculative = engine.decider().mode_id("speculative").is_some();
+    let mut events: Vec<Value> = Vec::new();
+    for (i, e) in out
+        .iter()
+        .filter(|v| v.get("kind").and_then(Value::as_str) == Some("event"))
+        .filter_map(|v| v.get("event"))
+        .enumerate()
+    {
+        events.push(e.clone());
+        if speculative && i % 2 == 0 {
+            let mut ghost = e.clone();
+            if let Value::Object(m) = &mut ghost {
+                m.insert("mode".to_owned(), Value::from("speculative"));
+                m.insert("confidence".to_owned(), Value::from(0.05));
+            }
+            events.push(ghost);
+        }
+    }
+    let mut monitor = stpc_runtime::Monitor::with_engine(
+        Arc::clone(engine),
+        Box::new(stpc_runtime::MemorySink::new()),
+    );
+    stand_in_substitutes(&mut monitor);
+    if monitor.begin_task("vectors").is_err() {
+        return;
+    }
+    for (k, event) in events.iter().enumerate() {
+        let (written, refused) = as_written(event, k);
+        let id = format!("monitor-{k}");
+        let parsed = crate::event::EventInput::from_value(written.clone());
+        let expect = match (parsed, refused) {
+            (Err(_), true) => json!({"error": "event"}),
+            (Ok(e), false) => match monitor.submit(e.into_proposed()) {
+                Ok(decided) => monitor_json(engine, decided),
+                Err(_) => continue,
+            },
+            // The reader and this generator disagree on what is refused:
+            // leave the vector out rather than state a wrong expectation
+            // (the generator's tests catch it).
+            _ => continue,
+        };
+        out.push(json!({"kind": "monitor", "id": id, "event": written, "expect": expect}));
+    }
+    let branch = MONITOR_BRANCHES.first().copied().unwrap_or("b0");
+    if let Ok(promoted) = monitor.promote(branch) {
+        let results: Vec<Value> = promoted
+            .into_iter()
+            .map(|p| match p {
+                stpc_runtime::Promoted::Decided(d) => monitor_json(engine, *d),
+                stpc_runtime::Promoted::Reused(s) => json!({
+                    "action": "shadow", "reason": "reused",
+                    "shadow": {"substitute": s.substitute(), "result": s.result()},
+                }),
+            })
+            .collect();
+        out.push(json!({"kind": "monitor", "id": "monitor-promote", "promote": branch, "expect": results}));
+    }
+    let branch = MONITOR_BRANCHES.get(1).copied().unwrap_or("b1");
+    if let Ok(dropped) = monitor.abandon(branch) {
+        out.push(json!({"kind": "monitor", "id": "monitor-abandon", "abandon": branch, "expect": {"dropped": dropped}}));
     }
 }

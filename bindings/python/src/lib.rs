@@ -132,6 +132,15 @@ fn read_event(event: &Bound<'_, PyAny>) -> PyResult<rt::ProposedEvent> {
             EventError::new_err(format!("invalid event JSON at column {}", e.column()))
         })?
     } else {
+        // JSON has no NaN or infinity; a Python float that is one would
+        // become `null` (read as absent) on the way, so it is refused here.
+        if let Ok(d) = event.cast::<PyDict>() {
+            if let Some(c) = d.get_item("confidence")? {
+                if c.extract::<f64>().is_ok_and(|c| !c.is_finite()) {
+                    return Err(EventError::new_err("`confidence` is not a finite number"));
+                }
+            }
+        }
         to_json(event, "the event")?
     };
     if let Value::Object(m) = &value {

@@ -1,0 +1,66 @@
+"""Signed tables: a deployment can require a signature by a trusted key;
+unsigned, re-sealed and foreign-key tables are refused."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+
+import pytest
+
+import stpc
+from conftest import run_stpc
+
+
+@pytest.fixture(scope="module")
+def signed(tmp_path_factory, suite_table):
+    d = tmp_path_factory.mktemp("signed")
+    table = d / "suite.table.json"
+    shutil.copy(suite_table, table)
+    run_stpc("keygen", "--out", str(d / "ops.key"))
+    run_stpc("keygen", "--out", str(d / "other.key"))
+    run_stpc("sign", "--key", str(d / "ops.key"), str(table))
+    return d, table
+
+
+def test_a_signed_table_loads_with_its_key(signed):
+    d, table = signed
+    e = stpc.Engine.load(table, trusted_keys=[d / "ops.key.pub"])
+    assert e.contract == "python_suite"
+    e2 = stpc.Engine.from_bytes(
+        table.read_bytes(),
+        trusted_keys=[(d / "ops.key.pub").read_text()],
+        signature=(d / "suite.table.json.sig").read_text(),
+    )
+    assert e2.digest == e.digest
+
+
+def test_unsigned_and_foreign_tables_are_refused(signed, suite_table):
+    d, table = signed
+    with pytest.raises(stpc.LoadError) as e:
+        stpc.Engine.load(table, trusted_keys=[d / "other.key.pub"])
+    assert e.value.kind == "signature"
+    with pytest.raises(stpc.LoadError) as e:
+        stpc.Engine.from_bytes(table.read_bytes(), trusted_keys=[(d / "ops.key.pub").read_text()])
+    assert e.value.kind == "signature"
+
+
+def test_a_resealed_table_is_refused(signed, tmp_path):
+    d, table = signed
+    # Weaken the unknown-tool cell and recompute the digest, as anyone can.
+    t = json.loads(table.read_text())
+    for cell in t["cells"]:
+        if cell["action"] == "block":
+            cell["action"] = "allow"
+    t["digest"] = ""
+    t["digest"] = hashlib.sha256(json.dumps(t, separators=(",", ":"), ensure_ascii=False).encode()).hexdigest()
+    resealed = tmp_path / "resealed.table.json"
+    resealed.write_text(json.dumps(t, separators=(",", ":"), ensure_ascii=False))
+    shutil.copy(d / "suite.table.json.sig", tmp_path / "resealed.table.json.sig")
+    # Without a required signature only the digest is checked, and it
+    # matches: the digest detects accidents, not tampering.
+    assert stpc.Engine.load(resealed).digest == t["digest"]
+    with pytest.raises(stpc.LoadError) as e:
+        stpc.Engine.load(resealed, trusted_keys=[d / "ops.key.pub"])
+    assert e.value.kind == "signature"
