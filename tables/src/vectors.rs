@@ -928,13 +928,16 @@ fn as_written(event: &Value, k: usize) -> (Value, bool) {
     let get = |key: &str| event.get(key).cloned().unwrap_or(Value::Null);
     let mode = get("mode");
     let speculative = mode.as_str() != Some("committed");
-    let args = match get("args") {
-        Value::String(s) => Value::String(s),
-        other => other,
-    };
+    let args = get("args");
     if k % 3 == 1 {
+        // OpenAI-style: the arguments as a JSON string (already one when
+        // the event vector wrote them so).
+        let text = match args {
+            Value::String(s) => s,
+            other => other.to_string(),
+        };
         m.insert("name".to_owned(), get("tool"));
-        m.insert("arguments".to_owned(), Value::String(args.to_string()));
+        m.insert("arguments".to_owned(), Value::String(text));
     } else {
         m.insert("tool".to_owned(), get("tool"));
         m.insert("args".to_owned(), args);

@@ -139,6 +139,51 @@ fn replay(engine: &Engine, v: &Value) -> Option<Value> {
     }
 }
 
+/// What the monitor does with one `monitor` vector, as the vector states it.
+fn replay_monitor(m: &mut stpc_runtime::Monitor, v: &Value) -> Value {
+    let table = Arc::clone(m.engine().table());
+    let outcome = |d: stpc_runtime::Decided| {
+        let mut out = json!({
+            "action": d.action().as_str(), "reason": d.reason().code(),
+            "rule_id": d.rule_id(), "rule_name": d.rule_name(), "cell": d.cell(),
+            "labels": d.labels().names(&table),
+        });
+        match d.into_outcome() {
+            stpc_runtime::Outcome::Dispatch(t) => {
+                out["args"] = t.dispatch().call().args().clone();
+            }
+            stpc_runtime::Outcome::Shadowed(s) => {
+                out["shadow"] = json!({"substitute": s.substitute(), "result": s.result()});
+            }
+            _ => {}
+        }
+        out
+    };
+    if let Some(e) = v.get("event") {
+        return match EventInput::parse(&e.to_string()) {
+            Ok(ev) => outcome(m.submit(ev.proposed()).unwrap()),
+            Err(_) => json!({"error": "event"}),
+        };
+    }
+    if let Some(b) = v.get("promote").and_then(Value::as_str) {
+        let promoted: Vec<Value> = m
+            .promote(b)
+            .unwrap()
+            .into_iter()
+            .map(|p| match p {
+                stpc_runtime::Promoted::Decided(d) => outcome(*d),
+                stpc_runtime::Promoted::Reused(s) => json!({
+                    "action": "shadow", "reason": "reused",
+                    "shadow": {"substitute": s.substitute(), "result": s.result()},
+                }),
+            })
+            .collect();
+        return Value::from(promoted);
+    }
+    let b = v["abandon"].as_str().unwrap();
+    json!({"dropped": m.abandon(b).unwrap()})
+}
+
 /// Cells reachable from the diagram's root.
 /// The cells some event can reach: walks with the tool fixed, where a tool
 /// that declares destinations only takes those (and `<unknown>`), as the
@@ -188,6 +233,16 @@ fn check(name: &str, table: &Table, seen: &mut BTreeSet<String>) -> String {
     let engine = Engine::new(Arc::new(table.clone())).unwrap();
     let mut covered = BTreeSet::new();
     let mut kinds = BTreeSet::new();
+    // Monitor vectors are a sequence in one task: replayed in order by a
+    // monitor of their own, whose events are parsed from the JSON text as
+    // `stpc decide` parses them.
+    let mut monitor = stpc_runtime::Monitor::with_engine(
+        Arc::new(Engine::new(Arc::new(table.clone())).unwrap()),
+        Box::new(stpc_runtime::MemorySink::new()),
+    );
+    stpc_tables::vectors::stand_in_substitutes(&mut monitor);
+    monitor.begin_task("replay").unwrap();
+    let (mut refused, mut aliased) = (0usize, 0usize);
     for (i, line) in text.lines().enumerate() {
         let v: Value = serde_json::from_str(line).unwrap();
         if i == 0 {
@@ -196,10 +251,18 @@ fn check(name: &str, table: &Table, seen: &mut BTreeSet<String>) -> String {
             continue;
         }
         kinds.insert(v["kind"].as_str().unwrap().to_owned());
+        if v["kind"] == "monitor" {
+            refused += usize::from(v["expect"].get("error").is_some());
+            aliased += usize::from(v["event"].get("arguments").is_some_and(Value::is_string));
+        }
         if !fresh_labelers && v["kind"].as_str().is_some_and(|k| k.starts_with("label_")) {
             continue;
         }
-        let got = replay(&engine, &v).unwrap();
+        let got = if v["kind"] == "monitor" {
+            replay_monitor(&mut monitor, &v)
+        } else {
+            replay(&engine, &v).unwrap()
+        };
         assert_eq!(got, v["expect"], "{name}: vector {} ({})", v["id"], line);
         if v["kind"] == "decide" {
             covered.insert(v["expect"]["cell"].as_u64().unwrap() as u32);
@@ -210,7 +273,15 @@ fn check(name: &str, table: &Table, seen: &mut BTreeSet<String>) -> String {
         reachable_cells(table),
         "{name}: every reachable cell has a decide vector"
     );
-    for k in ["decide", "label_arg", "label_destination", "event"] {
+    assert!(refused > 0, "{name}: no refused monitor vector");
+    assert!(aliased > 0, "{name}: no monitor vector with the aliases");
+    for k in [
+        "decide",
+        "label_arg",
+        "label_destination",
+        "event",
+        "monitor",
+    ] {
         assert!(kinds.contains(k), "{name}: no `{k}` vector");
     }
     text

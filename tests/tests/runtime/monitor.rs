@@ -238,6 +238,41 @@ fn shadow_without_a_registered_substitute_fails_closed() {
     );
 }
 
+#[test]
+fn a_failing_substitute_fails_closed_and_a_working_one_shadows() {
+    let opts = stpc_tests::web_search_table::Options {
+        shadow: true,
+        ..Default::default()
+    };
+    let mut m = Monitor::new(
+        Arc::new(stpc_tests::web_search_table::web_search_table(&opts)),
+        Box::new(MemorySink::new()),
+    )
+    .unwrap();
+    m.register_fallible_substitute(
+        "local_search",
+        Box::new(|_| Err(stpc_runtime::SubstituteFailed)),
+    );
+    m.begin_task("t").unwrap();
+    let d = m.submit(spec(QUERY, "b1", 0.9)).unwrap();
+    assert_eq!(
+        (d.action(), d.reason(), d.reason().code()),
+        (
+            Action::Defer,
+            &Reason::SubstituteFailed,
+            "substitute_failed"
+        )
+    );
+    assert!(matches!(d.outcome(), Outcome::Deferred(_)));
+    m.register_fallible_substitute("local_search", Box::new(|_| Ok(json!({"local": true}))));
+    let d = m.submit(spec(QUERY, "b2", 0.9)).unwrap();
+    assert_eq!(d.action(), Action::Shadow);
+    match d.into_outcome() {
+        Outcome::Shadowed(s) => assert_eq!(s.result(), &json!({"local": true})),
+        other => panic!("expected a shadow, got {other:?}"),
+    }
+}
+
 struct FailingSink;
 impl AuditSink for FailingSink {
     fn record(&mut self, _: &AuditRecord) -> Result<(), AuditError> {
