@@ -57,6 +57,10 @@ pub struct DecideArgs {
     /// Signature requirements.
     #[command(flatten)]
     pub trust: crate::sign::TrustArgs,
+    /// Verify the table before deciding (as `stpc verify TABLE`: sound for
+    /// its cuts, fail-closed, total, monotone) and refuse it on any error.
+    #[arg(long)]
+    pub verify_on_load: bool,
 }
 
 /// An audit sink that keeps nothing (the default: `decide` prints decisions).
@@ -351,6 +355,10 @@ pub fn run(global: &Global, args: DecideArgs) -> Outcome {
     }
     let table = match load_table(&args.table).and_then(|t| {
         args.trust.check(&args.table, &t)?;
+        if args.verify_on_load {
+            stpc_tables::verified::verify(&t)
+                .map_err(|e| format!("`{}` is refused: {e}", args.table))?;
+        }
         Ok(t)
     }) {
         Ok(t) => t,

@@ -10,13 +10,16 @@
 //!   cell ([`event::explain`]);
 //! - [`contract_tests`]: a contract's `test` blocks as runtime queries;
 //! - [`vectors`]: conformance vectors for readers in other languages;
-//! - [`diff`]: the semantic diff of two tables.
+//! - [`diff`]: the semantic diff of two tables;
+//! - [`verified`]: `verify_on_load`, the checks of `stpc verify` before a
+//!   loaded table decides anything.
 
 pub mod contract_tests;
 pub mod diff;
 pub mod event;
 pub mod findings;
 pub mod vectors;
+pub mod verified;
 
 #[cfg(test)]
 mod tests;

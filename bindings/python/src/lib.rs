@@ -28,6 +28,7 @@ use stpc_runtime::audit::{AuditRecord, AuditSink};
 use stpc_runtime::event::EventInput;
 use stpc_runtime::signature::TrustedKeys;
 use stpc_runtime::table::MISSING;
+use stpc_tables::verified::{self, Refused};
 
 pyo3::create_exception!(
     _native,
@@ -207,24 +208,39 @@ impl Engine {
         bytes: &[u8],
         trusted_keys: Option<&[String]>,
         signature: Option<&str>,
+        verify: bool,
     ) -> PyResult<Engine> {
-        let built = py.detach(|| -> Result<rt::Engine, rt::LoadError> {
-            match trusted_keys {
-                None => rt::Engine::new(Arc::new(rt::Table::from_json(bytes)?)),
+        let built = py.detach(|| -> Result<rt::Engine, Refused> {
+            let trusted = match trusted_keys {
+                None => None,
                 Some(texts) => {
                     let keys = read_keys(texts)?;
                     let Some(sig) = signature else {
                         return Err(rt::LoadError::Signature(
                             "a signature is required and none was given".to_owned(),
-                        ));
+                        )
+                        .into());
                     };
-                    rt::Engine::load_signed(bytes, sig, &keys)
+                    Some((keys, sig))
                 }
+            };
+            let trusted = trusted.as_ref().map(|(k, s)| (k, *s));
+            if verify {
+                return verified::load_verified(bytes, trusted);
             }
+            let table = rt::Table::from_json(bytes)?;
+            if let Some((keys, sig)) = trusted {
+                keys.check(&table, sig)?;
+            }
+            Ok(rt::Engine::new(Arc::new(table))?)
         });
-        built
-            .map(|e| Engine { inner: Arc::new(e) })
-            .map_err(|e| from_load(py, &e))
+        match built {
+            Ok(e) => Ok(Engine { inner: Arc::new(e) }),
+            Err(Refused::Load(e)) => Err(from_load(py, &e)),
+            Err(unsound @ Refused::Unsound(_)) => {
+                Err(load_error(py, "unsound", unsound.to_string()))
+            }
+        }
     }
 }
 
@@ -243,18 +259,22 @@ impl Engine {
     /// Load a table file. With `trusted_keys` (paths of `stpc keygen`
     /// public keys), the table must carry a signature by one of them, read
     /// from `signature` or from `PATH.sig`; anything unsigned, re-sealed or
-    /// signed by another key raises `LoadError` (kind `signature`).
+    /// signed by another key raises `LoadError` (kind `signature`). With
+    /// `verify=True`, the table is also verified as `stpc verify` does
+    /// (sound for its cuts, fail-closed, total, monotone) and refused with
+    /// kind `unsound` on any error.
     #[staticmethod]
-    #[pyo3(signature = (path, *, trusted_keys = None, signature = None))]
+    #[pyo3(signature = (path, *, trusted_keys = None, signature = None, verify = false))]
     fn load(
         py: Python<'_>,
         path: PathBuf,
         trusted_keys: Option<Vec<PathBuf>>,
         signature: Option<PathBuf>,
+        verify: bool,
     ) -> PyResult<Engine> {
         let bytes = read_file(py, &path, "the table")?;
         let Some(key_paths) = trusted_keys else {
-            return Engine::build(py, &bytes, None, None);
+            return Engine::build(py, &bytes, None, None, verify);
         };
         let mut keys = Vec::with_capacity(key_paths.len());
         for k in &key_paths {
@@ -276,20 +296,28 @@ impl Engine {
                 ),
             )
         })?;
-        Engine::build(py, &bytes, Some(&keys), Some(&sig))
+        Engine::build(py, &bytes, Some(&keys), Some(&sig), verify)
     }
 
     /// Load a table from its bytes. `trusted_keys` are the texts of public
-    /// key files and `signature` the text of the table's `.sig` file.
+    /// key files and `signature` the text of the table's `.sig` file;
+    /// `verify` as in `load`.
     #[staticmethod]
-    #[pyo3(signature = (data, *, trusted_keys = None, signature = None))]
+    #[pyo3(signature = (data, *, trusted_keys = None, signature = None, verify = false))]
     fn from_bytes(
         py: Python<'_>,
         data: Vec<u8>,
         trusted_keys: Option<Vec<String>>,
         signature: Option<String>,
+        verify: bool,
     ) -> PyResult<Engine> {
-        Engine::build(py, &data, trusted_keys.as_deref(), signature.as_deref())
+        Engine::build(
+            py,
+            &data,
+            trusted_keys.as_deref(),
+            signature.as_deref(),
+            verify,
+        )
     }
 
     /// The contract's name.

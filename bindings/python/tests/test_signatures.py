@@ -64,3 +64,23 @@ def test_a_resealed_table_is_refused(signed, tmp_path):
     with pytest.raises(stpc.LoadError) as e:
         stpc.Engine.load(resealed, trusted_keys=[d / "ops.key.pub"])
     assert e.value.kind == "signature"
+
+
+def test_verify_on_load_refuses_an_unsound_table(signed, tmp_path):
+    d, table = signed
+    assert stpc.Engine.load(table, verify=True).contract == "python_suite"
+    t = json.loads(table.read_text())
+    for cell in t["cells"]:
+        if cell["rule_name"] == "unknown_tool":
+            cell["action"] = "allow"
+    t["digest"] = ""
+    t["digest"] = hashlib.sha256(json.dumps(t, separators=(",", ":"), ensure_ascii=False).encode()).hexdigest()
+    weakened = tmp_path / "weakened.table.json"
+    weakened.write_text(json.dumps(t, separators=(",", ":"), ensure_ascii=False))
+    assert stpc.Engine.load(weakened).digest == t["digest"]  # the digest alone accepts it
+    with pytest.raises(stpc.LoadError) as e:
+        stpc.Engine.load(weakened, verify=True)
+    assert e.value.kind == "unsound" and "E0603" in str(e.value)
+    with pytest.raises(stpc.LoadError) as e:
+        stpc.Engine.from_bytes(weakened.read_bytes(), verify=True)
+    assert e.value.kind == "unsound"

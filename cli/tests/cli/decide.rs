@@ -301,7 +301,8 @@ fn vectors_are_written_beside_the_table_or_to_stdout() {
             "event",
             "header",
             "label_arg",
-            "label_destination"
+            "label_destination",
+            "monitor"
         ]
     );
     let refused = stpc(dir.path(), &["vectors", "-"], "{\"format_version\": 9}");
@@ -800,6 +801,58 @@ fn verify_rechecks_a_table_without_its_source() {
             .unwrap()
             .starts_with("counterexample: a call to an `<unknown>` tool"),
         "{fail_closed}"
+    );
+}
+
+/// Issue 16: `verify_on_load`. `stpc decide --verify-on-load` runs the
+/// checks of `stpc verify` before deciding: the compiled table decides, the
+/// re-sealed one (which the digest alone accepts) is refused with its code,
+/// and nothing is decided with it.
+#[test]
+fn decide_can_verify_the_table_on_load() {
+    use stpc_runtime::table::Table;
+    let dir = workspace();
+    let p = dir.path();
+    let unknown = r#"{"tool": "nope", "args": {}, "destination": "engine", "mode": "committed"}"#;
+    let decide = |table: &str| {
+        stpc(
+            p,
+            &[
+                "decide",
+                "--format",
+                "json",
+                "--verify-on-load",
+                "--table",
+                table,
+                "-",
+            ],
+            unknown,
+        )
+    };
+    let ok = decide("search.table.json");
+    assert_eq!(ok.code, 0, "{}", ok.transcript());
+    assert!(ok.stdout.contains(r#""action":"block""#), "{}", ok.stdout);
+    let text = std::fs::read_to_string(p.join("search.table.json")).unwrap();
+    let mut table: Table = serde_json::from_str(&text).unwrap();
+    table
+        .cells
+        .iter_mut()
+        .find(|c| c.rule_name == "unknown_tool")
+        .unwrap()
+        .action = stpc_runtime::Action::Allow;
+    let resealed = table.seal().unwrap().to_json_pretty().unwrap() + "\n";
+    std::fs::write(p.join("resealed.json"), resealed).unwrap();
+    let refused = decide("resealed.json");
+    assert_eq!(refused.code, 2, "{}", refused.transcript());
+    assert!(
+        refused.stdout.contains("does not verify") && refused.stdout.contains("E0603"),
+        "{}",
+        refused.transcript()
+    );
+    assert!(
+        !refused.stdout.contains(r#""action""#),
+        "{}",
+        refused.stdout
     );
 }
 

@@ -50,15 +50,18 @@ class Engine:
         *,
         trusted_keys: Optional[Sequence[Union[str, os.PathLike[str]]]] = None,
         signature: Optional[Union[str, os.PathLike[str]]] = None,
+        verify: bool = False,
     ) -> Engine:
         """Load a table file; with ``trusted_keys`` (public key files), require
-        its signature (``signature`` or ``PATH.sig``) by one of them."""
+        its signature (``signature`` or ``PATH.sig``) by one of them; with
+        ``verify``, refuse a table that does not verify (kind ``unsound``)."""
     @staticmethod
     def from_bytes(
         data: bytes,
         *,
         trusted_keys: Optional[Sequence[str]] = None,
         signature: Optional[str] = None,
+        verify: bool = False,
     ) -> Engine:
         """Load a table from bytes; keys and signature as file texts."""
     @property
