@@ -54,6 +54,7 @@ pub mod inputs;
 pub mod label;
 pub mod lints;
 pub mod lsp;
+pub mod mcp_proxy;
 pub mod output;
 pub mod reference;
 pub mod replay;
@@ -147,6 +148,9 @@ pub enum Command {
     /// Run a language server over stdio: diagnostics, hover, definitions,
     /// completion, formatting and quick fixes in editors.
     Lsp(lsp::LspArgs),
+    /// An MCP gateway on stdio: start the real server (after `--`) and
+    /// decide every `tools/call` at issue time with a table.
+    McpProxy(mcp_proxy::McpProxyArgs),
     /// Re-verify a compiled table on its own (soundness, fail-closed,
     /// totality, monotonicity), without its source.
     Verify(verify::VerifyArgs),
@@ -200,6 +204,7 @@ pub fn run(cli: Cli) -> Outcome {
         Command::Eval(args) => eval::run(&cli.global, args),
         Command::Lsp(args) => lsp::run(&cli.global, args),
         Command::Verify(args) => verify::run(&cli.global, args),
+        Command::McpProxy(args) => mcp_proxy::run(&cli.global, args),
         Command::Keygen(args) => sign::keygen(&cli.global, args),
         Command::Sign(args) => sign::sign(&cli.global, args),
         Command::Completions(args) => completions::run(args),

@@ -1,0 +1,162 @@
+//! `stpc mcp-proxy --table T [--audit FILE] --destination D -- SERVER…`: an
+//! MCP gateway on stdio. The MCP client starts this command instead of the
+//! server; it starts the real server and passes every message through, and
+//! decides every `tools/call` at issue time with the table (see
+//! `stpc_proxy`). Standard output is the protocol channel: everything this
+//! command says goes to standard error.
+
+use std::io::Write as _;
+use std::process::{Command, Stdio};
+use std::sync::Arc;
+
+use serde_json::{json, Value};
+use stpc_proxy::gateway::{Gateway, Substitute};
+use stpc_proxy::mcp::{Options, Proxy, Upstream};
+use stpc_runtime::audit::AuditSink;
+use stpc_runtime::Engine;
+
+use crate::{output, Global, Outcome};
+
+/// Arguments of `stpc mcp-proxy`.
+#[derive(clap::Args, Debug)]
+pub struct McpProxyArgs {
+    /// The compiled table every `tools/call` is decided with.
+    #[arg(long, value_name = "TABLE")]
+    pub table: String,
+    /// Where the upstream server sends what it is given: a destination the
+    /// table declares (name, host or URL). A server the table does not know
+    /// gets every call BLOCKed as to an unknown destination.
+    #[arg(long, value_name = "DESTINATION")]
+    pub destination: String,
+    /// Append the runtime's audit records here (JSON lines).
+    #[arg(long, value_name = "FILE")]
+    pub audit: Option<String>,
+    /// The implementation of a substitute the table names: a command that
+    /// reads the call (`{"tool", "destination", "args"}`) on standard input
+    /// and writes the result (JSON) on standard output. It runs locally; its
+    /// result answers a SHADOWed call. Repeat for several.
+    #[arg(long = "substitute", value_name = "NAME=COMMAND")]
+    pub substitutes: Vec<String>,
+    /// Hide from `tools/list` the tools the table does not declare (it
+    /// blocks them all).
+    #[arg(long)]
+    pub hide_undeclared: bool,
+    /// Verify the table on load (as `stpc verify`) and refuse it on any
+    /// error.
+    #[arg(long)]
+    pub verify_on_load: bool,
+    /// Signature requirements.
+    #[command(flatten)]
+    pub trust: crate::sign::TrustArgs,
+    /// The upstream server's command and arguments (after `--`).
+    #[arg(last = true, required = true, value_name = "SERVER")]
+    pub server: Vec<String>,
+}
+
+/// A substitute backed by a command (run with `sh -c`).
+fn command_substitute(command: String) -> Substitute {
+    Arc::new(move |call: &stpc_runtime::ToolCall| {
+        let input = json!({
+            "tool": call.tool(),
+            "destination": call.declared_destination().unwrap_or(call.destination()),
+            "args": call.args(),
+        });
+        let mut child = Command::new("sh")
+            .arg("-c")
+            .arg(&command)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .ok()?;
+        child
+            .stdin
+            .take()?
+            .write_all(input.to_string().as_bytes())
+            .ok()?;
+        let out = child.wait_with_output().ok()?;
+        if !out.status.success() {
+            return None;
+        }
+        serde_json::from_slice::<Value>(&out.stdout).ok()
+    })
+}
+
+/// Runs `stpc mcp-proxy`.
+pub fn run(global: &Global, args: McpProxyArgs) -> Outcome {
+    let table = match crate::decide::load_table(&args.table).and_then(|t| {
+        args.trust.check(&args.table, &t)?;
+        if args.verify_on_load {
+            stpc_tables::verified::verify(&t)
+                .map_err(|e| format!("`{}` is refused: {e}", args.table))?;
+        }
+        Ok(t)
+    }) {
+        Ok(t) => t,
+        Err(message) => {
+            output::fail(global, &message);
+            return Outcome::Failure;
+        }
+    };
+    let engine = match Engine::new(Arc::new(table)) {
+        Ok(e) => Arc::new(e),
+        Err(e) => {
+            output::fail(global, &format!("cannot load table `{}`: {e}", args.table));
+            return Outcome::Failure;
+        }
+    };
+    let sink: Box<dyn AuditSink + Send> = match &args.audit {
+        None => crate::decide::discard(),
+        Some(path) => match stpc_runtime::JsonLinesSink::open(path) {
+            Ok(s) => Box::new(s),
+            Err(e) => {
+                output::fail(global, &format!("cannot open the audit file `{path}`: {e}"));
+                return Outcome::Failure;
+            }
+        },
+    };
+    let mut substitutes = Vec::new();
+    for s in &args.substitutes {
+        let Some((name, command)) = s.split_once('=') else {
+            output::fail(
+                global,
+                &format!("`--substitute {s}`: expected NAME=COMMAND"),
+            );
+            return Outcome::Failure;
+        };
+        substitutes.push((name.to_owned(), command_substitute(command.to_owned())));
+    }
+    let gateway = Arc::new(Gateway::new(
+        engine,
+        args.destination.clone(),
+        sink,
+        substitutes,
+    ));
+    let proxy = Proxy::new(
+        gateway,
+        Upstream {
+            command: args.server.clone(),
+        },
+        Options {
+            hide_undeclared: args.hide_undeclared,
+        },
+    );
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+    {
+        Ok(r) => r,
+        Err(e) => {
+            output::fail(global, &format!("cannot start the proxy's runtime: {e}"));
+            return Outcome::Failure;
+        }
+    };
+    match runtime.block_on(stpc_proxy::mcp::serve_stdio(proxy)) {
+        Ok(()) => Outcome::Success,
+        Err(message) => {
+            output::fail(global, &message);
+            Outcome::Failure
+        }
+    }
+}

@@ -1,0 +1,344 @@
+//! The decision core of the MCP gateway, independent of any transport: one
+//! [`Monitor`] per task, each `tools/call` decided at issue time, deferred
+//! calls held until their branch is promoted or abandoned.
+//!
+//! The transport (`crate::mcp`) turns a [`Verdict`] into protocol: forward
+//! the (possibly rewritten) arguments, answer with a substitute's result,
+//! answer a JSON-RPC error, or wait on a [`Held`] call.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+
+use serde_json::{json, Map, Value};
+use stpc_runtime::audit::{AuditRecord, AuditSink};
+use stpc_runtime::{AuditError, Decided, Dispatched, Engine, Monitor, Outcome, ProposedEvent};
+use tokio::sync::oneshot;
+
+use crate::meta::Speculation;
+
+/// JSON-RPC error code of a call the contract blocked.
+pub const BLOCKED: i32 = -32001;
+/// JSON-RPC error code of a deferred call whose branch was abandoned (or
+/// whose task ended) before it was promoted.
+pub const ABANDONED: i32 = -32002;
+/// JSON-RPC error code of a call the gateway could not read.
+pub const INVALID: i32 = -32602;
+
+/// What the transport does with one `tools/call`.
+#[derive(Debug)]
+pub enum Verdict {
+    /// Send the call upstream with these arguments (ALLOW: the client's;
+    /// REWRITE: rewritten), then [`Gateway::complete`] it.
+    Forward {
+        /// The arguments to send.
+        arguments: Map<String, Value>,
+        /// The task the call belongs to.
+        task: String,
+        /// The monitor's record of the dispatch.
+        dispatched: Box<Dispatched>,
+    },
+    /// Answer without touching the upstream: the substitute's result
+    /// (SHADOW).
+    Answer(Value),
+    /// Answer a JSON-RPC error: the rule and reason, never the arguments.
+    Refuse {
+        /// JSON-RPC error code.
+        code: i32,
+        /// One line.
+        message: String,
+        /// `{"action", "rule", "reason"}`.
+        data: Value,
+    },
+    /// The call is deferred: wait for its branch.
+    Hold(Held),
+}
+
+/// A deferred call waiting on its branch.
+#[derive(Debug)]
+pub struct Held {
+    /// Its sequence number in the task's monitor.
+    pub seq: u64,
+    /// Resolves when the branch is promoted (the new verdict) or abandoned.
+    pub resolution: oneshot::Receiver<Verdict>,
+}
+
+struct Task {
+    monitor: Monitor,
+    /// Deferred calls: sequence number, branch, and who waits on them.
+    held: Vec<(u64, String, oneshot::Sender<Verdict>)>,
+}
+
+/// An audit sink shared by every task's monitor (one file for the gateway).
+#[derive(Clone)]
+pub struct SharedSink(pub Arc<Mutex<Box<dyn AuditSink + Send>>>);
+
+impl AuditSink for SharedSink {
+    fn record(&mut self, rec: &AuditRecord) -> Result<(), AuditError> {
+        lock(&self.0).record(rec)
+    }
+
+    fn scrub(&mut self, task: &str) -> Result<(), AuditError> {
+        lock(&self.0).scrub(task)
+    }
+}
+
+fn lock<T: ?Sized>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    // Every update of a task is one statement after its decision; a panic
+    // elsewhere cannot leave it half-written.
+    m.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// A substitute's implementation, registered on every task's monitor.
+pub type Substitute = Arc<dyn Fn(&stpc_runtime::ToolCall) -> Option<Value> + Send + Sync>;
+
+/// The gateway: an engine, the upstream's destination, and the tasks.
+pub struct Gateway {
+    engine: Arc<Engine>,
+    destination: String,
+    sink: SharedSink,
+    substitutes: Vec<(String, Substitute)>,
+    tasks: Mutex<HashMap<String, Task>>,
+}
+
+impl std::fmt::Debug for Gateway {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Gateway")
+            .field("contract", &self.engine.table().contract)
+            .field("destination", &self.destination)
+            .finish_non_exhaustive()
+    }
+}
+
+fn refuse(d: &Decided) -> Verdict {
+    let action = d.action().as_str();
+    let (code, what) = if action == "defer" {
+        (ABANDONED, "deferred")
+    } else {
+        (BLOCKED, "blocked")
+    };
+    Verdict::Refuse {
+        code,
+        message: format!(
+            "stpc {what} this call (rule {}, reason {})",
+            d.rule_name(),
+            d.reason().code()
+        ),
+        data: json!({"action": action, "rule": d.rule_name(), "reason": d.reason().code()}),
+    }
+}
+
+impl Gateway {
+    /// A gateway deciding with `engine`, for an upstream reached at
+    /// `destination` (a declared destination name, host or URL).
+    pub fn new(
+        engine: Arc<Engine>,
+        destination: impl Into<String>,
+        sink: Box<dyn AuditSink + Send>,
+        substitutes: Vec<(String, Substitute)>,
+    ) -> Gateway {
+        Gateway {
+            engine,
+            destination: destination.into(),
+            sink: SharedSink(Arc::new(Mutex::new(sink))),
+            substitutes,
+            tasks: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// The engine.
+    #[must_use]
+    pub fn engine(&self) -> &Arc<Engine> {
+        &self.engine
+    }
+
+    fn monitor(&self) -> Monitor {
+        let mut m = Monitor::with_engine(Arc::clone(&self.engine), Box::new(self.sink.clone()));
+        for (name, f) in &self.substitutes {
+            let f = Arc::clone(f);
+            m.register_fallible_substitute(
+                name.clone(),
+                Box::new(move |call| f(call).ok_or(stpc_runtime::SubstituteFailed)),
+            );
+        }
+        m
+    }
+
+    fn with_task<R>(&self, task: &str, f: impl FnOnce(&mut Task) -> R) -> Result<R, String> {
+        let mut tasks = lock(&self.tasks);
+        if !tasks.contains_key(task) {
+            let mut monitor = self.monitor();
+            monitor.begin_task(task).map_err(|e| e.to_string())?;
+            tasks.insert(
+                task.to_owned(),
+                Task {
+                    monitor,
+                    held: Vec::new(),
+                },
+            );
+        }
+        match tasks.get_mut(task) {
+            Some(t) => Ok(f(t)),
+            None => Err("the task could not be started".to_owned()),
+        }
+    }
+
+    /// Decide one `tools/call`.
+    pub fn call(
+        &self,
+        tool: &str,
+        arguments: Option<Map<String, Value>>,
+        spec: &Speculation,
+    ) -> Verdict {
+        let event = ProposedEvent {
+            tool: tool.to_owned(),
+            destination: self.destination.clone(),
+            mode: spec.mode.clone(),
+            confidence: spec.confidence,
+            branch: spec.branch.clone(),
+            args: Value::Object(arguments.unwrap_or_default()),
+        };
+        let task = spec.task.clone();
+        let decided = self.with_task(&task, |t| {
+            t.monitor.submit(event).map_err(|e| e.to_string()).map(|d| {
+                let seq = d.seq();
+                let held = matches!(d.outcome(), Outcome::Deferred(_)).then(|| {
+                    let (tx, rx) = oneshot::channel();
+                    t.held.push((seq, spec.branch.clone(), tx));
+                    rx
+                });
+                (d, held)
+            })
+        });
+        match decided {
+            Ok(Ok((d, Some(rx)))) => Verdict::Hold(Held {
+                seq: d.seq(),
+                resolution: rx,
+            }),
+            Ok(Ok((d, None))) => self.verdict(&task, d),
+            Ok(Err(e)) | Err(e) => Verdict::Refuse {
+                code: BLOCKED,
+                message: format!("stpc could not decide this call: {e}"),
+                data: json!({"action": "block", "reason": "monitor"}),
+            },
+        }
+    }
+
+    fn verdict(&self, task: &str, d: Decided) -> Verdict {
+        let refused = refuse(&d);
+        match d.into_outcome() {
+            Outcome::Dispatch(ticket) => {
+                let sent = ticket.dispatch();
+                match sent.call().args() {
+                    Value::Object(m) => Verdict::Forward {
+                        arguments: m.clone(),
+                        task: task.to_owned(),
+                        dispatched: Box::new(sent),
+                    },
+                    // A dispatch's arguments are the event's, an object.
+                    _ => Verdict::Refuse {
+                        code: BLOCKED,
+                        message: "stpc blocked this call (arguments are not an object)".to_owned(),
+                        data: json!({"action": "block", "reason": "invalid_event"}),
+                    },
+                }
+            }
+            Outcome::Shadowed(s) => Verdict::Answer(s.result().clone()),
+            Outcome::Deferred(_) | Outcome::Blocked(_) => refused,
+        }
+    }
+
+    /// Record that a forwarded call completed.
+    pub fn complete(&self, task: &str, dispatched: Dispatched) {
+        // A failure to record completion cannot un-send the call; the
+        // decision was audited before it left.
+        let _ = self.with_task(task, |t| t.monitor.complete(dispatched));
+    }
+
+    /// Promote a branch of a task: its held calls are decided again as
+    /// committed and their waiters get the new verdicts. Returns how many.
+    pub fn promote(&self, task: &str, branch: &str) -> usize {
+        let promoted = self.with_task(task, |t| {
+            let promoted = t.monitor.promote(branch).unwrap_or_default();
+            let mut waiters: HashMap<u64, oneshot::Sender<Verdict>> = HashMap::new();
+            let mut keep = Vec::new();
+            for (seq, b, tx) in t.held.drain(..) {
+                if b == branch {
+                    waiters.insert(seq, tx);
+                } else {
+                    keep.push((seq, b, tx));
+                }
+            }
+            t.held = keep;
+            (promoted, waiters)
+        });
+        let Ok((promoted, mut waiters)) = promoted else {
+            return 0;
+        };
+        let mut n = 0;
+        for p in promoted {
+            let (seq, verdict) = match p {
+                stpc_runtime::Promoted::Decided(d) => {
+                    let seq = d.seq();
+                    let held = matches!(d.outcome(), Outcome::Deferred(_));
+                    if held {
+                        // Deferred again (a committed rewrite that still
+                        // fails): it stays held on no branch; answer now.
+                        (seq, refuse(&d))
+                    } else {
+                        (seq, self.verdict(task, *d))
+                    }
+                }
+                stpc_runtime::Promoted::Reused(s) => (s.seq(), Verdict::Answer(s.result().clone())),
+            };
+            if let Some(tx) = waiters.remove(&seq) {
+                let _ = tx.send(verdict);
+                n += 1;
+            }
+        }
+        // Held calls the monitor no longer had (shadowed ones resolve at
+        // once; none should remain) are abandoned rather than left waiting.
+        for (_, tx) in waiters {
+            let _ = tx.send(abandoned());
+        }
+        n
+    }
+
+    /// Abandon a branch: its held calls are answered with the abandoned
+    /// error and never reach the upstream. Returns how many.
+    pub fn abandon(&self, task: &str, branch: &str) -> usize {
+        let waiters = self.with_task(task, |t| {
+            let _ = t.monitor.abandon(branch);
+            let (gone, keep): (Vec<_>, Vec<_>) =
+                t.held.drain(..).partition(|(_, b, _)| b == branch);
+            t.held = keep;
+            gone
+        });
+        let gone = waiters.unwrap_or_default();
+        let n = gone.len();
+        for (_, _, tx) in gone {
+            let _ = tx.send(abandoned());
+        }
+        n
+    }
+
+    /// End a task: every held call is abandoned, budgets reset.
+    pub fn end_task(&self, task: &str) -> usize {
+        let Some(mut t) = lock(&self.tasks).remove(task) else {
+            return 0;
+        };
+        let _ = t.monitor.end_task();
+        let n = t.held.len();
+        for (_, _, tx) in t.held.drain(..) {
+            let _ = tx.send(abandoned());
+        }
+        n
+    }
+}
+
+fn abandoned() -> Verdict {
+    Verdict::Refuse {
+        code: ABANDONED,
+        message: "stpc dropped this deferred call: its branch was abandoned".to_owned(),
+        data: json!({"action": "defer", "reason": "abandoned"}),
+    }
+}

@@ -1,0 +1,358 @@
+//! The stdio MCP proxy on the official Rust SDK (`rmcp`): the client talks
+//! to us as to its server; we talk to the real server as its client, and
+//! pass every message through, except that each `tools/call` is decided by
+//! the [`Gateway`] first and the `stpc/` notifications settle branches.
+//!
+//! The upstream is started when the client initializes, with the client's
+//! own initialize parameters (so the server sees the client's name and
+//! capabilities), and its initialize result is the client's. Requests the
+//! server sends the client (sampling, roots, elicitation) and its
+//! notifications are passed back the same way.
+
+use std::sync::Arc;
+
+use rmcp::model::{
+    CallToolRequest, CallToolResult, ClientNotification, ClientRequest, ClientResult, ContentBlock,
+    ErrorCode, ErrorData, InitializeRequestParams, InitializeResult, RequestMetaObject,
+    ServerNotification, ServerPeerInfo, ServerRequest, ServerResult,
+};
+use rmcp::service::{NotificationContext, RequestContext, RunningService};
+use rmcp::{Peer, RoleClient, RoleServer, Service};
+use serde_json::{Map, Value};
+use tokio::sync::OnceCell;
+
+use crate::gateway::{Gateway, Verdict};
+use crate::meta;
+
+/// How to reach the upstream server.
+#[derive(Clone, Debug)]
+pub struct Upstream {
+    /// The server's command and arguments.
+    pub command: Vec<String>,
+}
+
+/// Options of the proxy.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// Hide from `tools/list` the tools the contract does not declare (it
+    /// never allows them: the verifier proves unknown tools fail closed).
+    pub hide_undeclared: bool,
+}
+
+/// The client-facing side.
+pub struct Proxy {
+    gateway: Arc<Gateway>,
+    upstream: Upstream,
+    options: Options,
+    session_task: String,
+    server: OnceCell<RunningService<RoleClient, ToClient>>,
+}
+
+/// The server-facing side: what the server sends is passed to the client.
+pub struct ToClient {
+    info: InitializeRequestParams,
+    client: Peer<RoleServer>,
+}
+
+fn error(code: i32, message: impl Into<String>, data: Option<Value>) -> ErrorData {
+    ErrorData {
+        code: ErrorCode(code),
+        message: message.into().into(),
+        data,
+    }
+}
+
+fn upstream_error(e: &rmcp::ServiceError) -> ErrorData {
+    match e {
+        rmcp::ServiceError::McpError(e) => e.clone(),
+        other => error(
+            ErrorCode::INTERNAL_ERROR.0,
+            format!("the upstream server failed: {other}"),
+            None,
+        ),
+    }
+}
+
+impl Proxy {
+    /// A proxy in front of `upstream`, deciding with `gateway`.
+    #[must_use]
+    pub fn new(gateway: Arc<Gateway>, upstream: Upstream, options: Options) -> Proxy {
+        Proxy {
+            gateway,
+            upstream,
+            options,
+            session_task: "session".to_owned(),
+            server: OnceCell::new(),
+        }
+    }
+
+    async fn start(
+        &self,
+        info: InitializeRequestParams,
+        client: Peer<RoleServer>,
+    ) -> Result<&RunningService<RoleClient, ToClient>, ErrorData> {
+        self.server
+            .get_or_try_init(|| async {
+                let Some((program, args)) = self.upstream.command.split_first() else {
+                    return Err(error(
+                        ErrorCode::INTERNAL_ERROR.0,
+                        "no upstream command",
+                        None,
+                    ));
+                };
+                let mut cmd = tokio::process::Command::new(program);
+                cmd.args(args);
+                let transport = rmcp::transport::TokioChildProcess::new(cmd).map_err(|e| {
+                    error(
+                        ErrorCode::INTERNAL_ERROR.0,
+                        format!("cannot start the upstream server: {e}"),
+                        None,
+                    )
+                })?;
+                rmcp::serve_client(ToClient { info, client }, transport)
+                    .await
+                    .map_err(|e| {
+                        error(
+                            ErrorCode::INTERNAL_ERROR.0,
+                            format!("the upstream server did not initialize: {e}"),
+                            None,
+                        )
+                    })
+            })
+            .await
+    }
+
+    fn server(&self) -> Result<&Peer<RoleClient>, ErrorData> {
+        self.server.get().map(RunningService::peer).ok_or_else(|| {
+            error(
+                ErrorCode::INVALID_REQUEST.0,
+                "the session is not initialized",
+                None,
+            )
+        })
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequest,
+        context_meta: &RequestMetaObject,
+    ) -> Result<ServerResult, ErrorData> {
+        let params = &request.params;
+        // rmcp moves `params._meta` into the request's extensions (the
+        // context's `meta`); a copy left in the params is read too.
+        let mut meta: Map<String, Value> = context_meta.0 .0.clone();
+        if let Some(m) = &params.meta {
+            for (k, v) in &m.0 .0 {
+                meta.entry(k.clone()).or_insert_with(|| v.clone());
+            }
+        }
+        let meta = Some(meta);
+        let spec = meta::speculation(meta.as_ref(), &self.session_task)
+            .map_err(|e| error(crate::gateway::INVALID, e, None))?;
+        let gateway = Arc::clone(&self.gateway);
+        let tool = params.name.to_string();
+        let arguments = params.arguments.clone();
+        let mut verdict =
+            tokio::task::spawn_blocking(move || gateway.call(&tool, arguments, &spec))
+                .await
+                .map_err(|_| error(ErrorCode::INTERNAL_ERROR.0, "the decision failed", None))?;
+        loop {
+            match verdict {
+                Verdict::Hold(held) => {
+                    verdict = held.resolution.await.unwrap_or_else(|_| Verdict::Refuse {
+                        code: crate::gateway::ABANDONED,
+                        message: "stpc dropped this deferred call".to_owned(),
+                        data: serde_json::json!({"action": "defer", "reason": "abandoned"}),
+                    });
+                }
+                Verdict::Refuse {
+                    code,
+                    message,
+                    data,
+                } => return Err(error(code, message, Some(data))),
+                Verdict::Answer(result) => {
+                    let text = match &result {
+                        Value::String(s) => s.clone(),
+                        other => other.to_string(),
+                    };
+                    let mut r = CallToolResult::success(vec![ContentBlock::text(text)]);
+                    r.structured_content = Some(result);
+                    return Ok(ServerResult::CallToolResult(r));
+                }
+                Verdict::Forward {
+                    arguments,
+                    task,
+                    dispatched,
+                } => {
+                    let mut forwarded = request.clone();
+                    forwarded.params.arguments = Some(arguments.into_iter().collect());
+                    // The server never sees the speculation keys.
+                    if let Some(m) = forwarded.params.meta.as_mut() {
+                        m.0 .0.retain(|k, _| !k.starts_with("stpc/"));
+                    }
+                    if let Some(m) = forwarded.extensions.get_mut::<RequestMetaObject>() {
+                        m.0 .0.retain(|k, _| !k.starts_with("stpc/"));
+                    }
+                    let out = self
+                        .server()?
+                        .send_request(ClientRequest::CallToolRequest(forwarded))
+                        .await;
+                    self.gateway.complete(&task, *dispatched);
+                    return out.map_err(|e| upstream_error(&e));
+                }
+            }
+        }
+    }
+
+    async fn list_tools(&self, request: ClientRequest) -> Result<ServerResult, ErrorData> {
+        let out = self
+            .server()?
+            .send_request(request)
+            .await
+            .map_err(|e| upstream_error(&e))?;
+        match out {
+            ServerResult::ListToolsResult(mut list) if self.options.hide_undeclared => {
+                let declared = self.gateway.engine().table();
+                list.tools
+                    .retain(|t| declared.tools.iter().any(|d| d.name == t.name.as_ref()));
+                Ok(ServerResult::ListToolsResult(list))
+            }
+            other => Ok(other),
+        }
+    }
+
+    fn settle(&self, method: &str, params: Option<&Value>) {
+        let needs_branch = method != meta::END_TASK;
+        let Ok((task, branch)) = meta::settle(params, &self.session_task, needs_branch) else {
+            // A malformed notification cannot be answered; it settles nothing.
+            return;
+        };
+        match method {
+            meta::PROMOTE => {
+                self.gateway.promote(&task, &branch);
+            }
+            meta::ABANDON => {
+                self.gateway.abandon(&task, &branch);
+            }
+            _ => {
+                self.gateway.end_task(&task);
+            }
+        }
+    }
+}
+
+impl Service<RoleServer> for Proxy {
+    async fn handle_request(
+        &self,
+        request: ClientRequest,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ServerResult, ErrorData> {
+        match request {
+            ClientRequest::InitializeRequest(init) => {
+                let running = self
+                    .start(init.params.clone(), context.peer.clone())
+                    .await?;
+                let info = running.peer().peer_info().ok_or_else(|| {
+                    error(
+                        ErrorCode::INTERNAL_ERROR.0,
+                        "the upstream server sent no initialize result",
+                        None,
+                    )
+                })?;
+                Ok(ServerResult::InitializeResult(initialize_result(&info)))
+            }
+            ClientRequest::CallToolRequest(call) => self.call_tool(call, &context.meta).await,
+            r @ ClientRequest::ListToolsRequest(_) => self.list_tools(r).await,
+            other => self
+                .server()?
+                .send_request(other)
+                .await
+                .map_err(|e| upstream_error(&e)),
+        }
+    }
+
+    async fn handle_notification(
+        &self,
+        notification: ClientNotification,
+        _context: NotificationContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        if let ClientNotification::CustomNotification(n) = &notification {
+            if n.method.starts_with("notifications/stpc/") {
+                let gateway_side = [meta::PROMOTE, meta::ABANDON, meta::END_TASK];
+                if gateway_side.contains(&n.method.as_str()) {
+                    self.settle(&n.method, n.params.as_ref());
+                }
+                // `stpc/` notifications are the gateway's; never forwarded.
+                return Ok(());
+            }
+        }
+        if let Ok(server) = self.server() {
+            // A notification cannot be answered: a failure to pass it on
+            // is dropped, as the server going away ends the session anyway.
+            let _ = server.send_notification(notification).await;
+        }
+        Ok(())
+    }
+
+    fn get_info(&self) -> InitializeResult {
+        self.server
+            .get()
+            .and_then(|s| s.peer().peer_info())
+            .map_or_else(
+                || InitializeResult::new(rmcp::model::ServerCapabilities::default()),
+                |i| initialize_result(&i),
+            )
+    }
+}
+
+impl Service<RoleClient> for ToClient {
+    async fn handle_request(
+        &self,
+        request: ServerRequest,
+        _context: RequestContext<RoleClient>,
+    ) -> Result<ClientResult, ErrorData> {
+        self.client
+            .send_request(request)
+            .await
+            .map_err(|e| upstream_error(&e))
+    }
+
+    async fn handle_notification(
+        &self,
+        notification: ServerNotification,
+        _context: NotificationContext<RoleClient>,
+    ) -> Result<(), ErrorData> {
+        let _ = self.client.send_notification(notification).await;
+        Ok(())
+    }
+
+    fn get_info(&self) -> InitializeRequestParams {
+        self.info.clone()
+    }
+}
+
+/// The upstream's initialize result, as the client receives it.
+fn initialize_result(info: &ServerPeerInfo) -> InitializeResult {
+    let mut r = InitializeResult::new(info.capabilities.clone())
+        .with_protocol_version(info.protocol_version.clone());
+    if let Some(server) = &info.server_info {
+        r = r.with_server_info(server.clone());
+    }
+    r.instructions.clone_from(&info.instructions);
+    r.meta.clone_from(&info.meta);
+    r
+}
+
+/// Serve the proxy on this process's standard input and output until the
+/// client goes away.
+///
+/// # Errors
+///
+/// The client did not initialize.
+pub async fn serve_stdio(proxy: Proxy) -> Result<(), String> {
+    let running = rmcp::serve_server(proxy, rmcp::transport::stdio())
+        .await
+        .map_err(|e| format!("the client did not initialize: {e}"))?;
+    let _ = running.waiting().await;
+    Ok(())
+}

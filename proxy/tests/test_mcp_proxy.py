@@ -1,0 +1,206 @@
+"""`stpc mcp-proxy` end to end: the official MCP client SDK (`mcp` from the
+Python package index) talks through the proxy to a real MCP server (the
+reference `mcp-server-time`), whose standard input is logged by `tee`, so
+what reaches the server is asserted on the server's side.
+
+Run by `.ci/run`: `STPC=target/debug/stpc python -m pytest proxy/tests`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import pathlib
+import shlex
+import subprocess
+import sys
+
+import pytest
+from pydantic import BaseModel
+
+from mcp import ClientSession, MCPError, StdioServerParameters, stdio_client
+
+HERE = pathlib.Path(__file__).resolve().parent
+REPO = HERE.parent.parent
+STPC = os.environ.get("STPC") or str(REPO / "target" / "debug" / "stpc")
+
+
+class StpcNotification(BaseModel):
+    """An `stpc/` notification, sent with the SDK's `send_notification`."""
+
+    method: str
+    params: dict
+
+
+@pytest.fixture(scope="module")
+def table(tmp_path_factory) -> pathlib.Path:
+    out = tmp_path_factory.mktemp("proxy") / "time.table.json"
+    subprocess.run([STPC, "compile", str(HERE / "contracts" / "time.stpc"), "-o", str(out)], check=True)
+    return out
+
+
+class Run:
+    def __init__(self, tmp: pathlib.Path):
+        self.log = tmp / "server-stdin.jsonl"
+        self.audit = tmp / "audit.jsonl"
+
+    def received(self) -> list:
+        """Every message the upstream server received."""
+        if not self.log.exists():
+            return []
+        return [json.loads(line) for line in self.log.read_text().splitlines() if line.strip()]
+
+    def calls(self) -> list:
+        return [m for m in self.received() if m.get("method") == "tools/call"]
+
+
+def proxied(table: pathlib.Path, run: Run, *extra: str) -> StdioServerParameters:
+    server = f"tee -a {shlex.quote(str(run.log))} | {shlex.quote(sys.executable)} -m mcp_server_time --local-timezone UTC"
+    # A local clock that answers in the server's own result schema (the
+    # client validates structured results against the tool's output schema).
+    local = json.dumps({"timezone": "local", "datetime": "substitute", "day_of_week": "Monday", "is_dst": False})
+    substitute = f"local_clock=echo {shlex.quote(local)}"
+    return StdioServerParameters(
+        command=STPC,
+        args=["mcp-proxy", "--table", str(table), "--destination", "time_server",
+              "--audit", str(run.audit), "--substitute", substitute, *extra,
+              "--", "sh", "-c", server],
+    )
+
+
+def meta(branch: str, confidence: float, mode: str = "speculative") -> dict:
+    return {"stpc/branch": branch, "stpc/mode": mode, "stpc/confidence": confidence}
+
+
+def session(table, run, body, *extra):
+    async def main():
+        async with stdio_client(proxied(table, run, *extra)) as (read, write):
+            async with ClientSession(read, write) as s:
+                await s.initialize()
+                return await body(s)
+
+    return asyncio.run(main())
+
+
+def text(result) -> str:
+    return "".join(getattr(c, "text", "") for c in result.content)
+
+
+def test_tools_are_listed_through_the_proxy(table, tmp_path):
+    run = Run(tmp_path)
+
+    async def body(s):
+        return sorted(t.name for t in (await s.list_tools()).tools)
+
+    assert session(table, run, body) == ["convert_time", "get_current_time"]
+
+
+def test_a_committed_call_reaches_the_server(table, tmp_path):
+    run = Run(tmp_path)
+
+    async def body(s):
+        return await s.call_tool("get_current_time", {"timezone": "Europe/Lisbon"})
+
+    result = session(table, run, body)
+    assert "Europe/Lisbon" in text(result)
+    [call] = run.calls()
+    assert call["params"]["arguments"] == {"timezone": "Europe/Lisbon"}
+    stages = [json.loads(line)["stage"] for line in run.audit.read_text().splitlines()]
+    assert stages == ["decided", "completed"]
+
+
+def test_an_unlikely_ghost_is_answered_by_the_substitute(table, tmp_path):
+    run = Run(tmp_path)
+
+    async def body(s):
+        return await s.call_tool("get_current_time", {"timezone": "Asia/Tokyo"}, meta=meta("b1", 0.1))
+
+    result = session(table, run, body)
+    assert result.structured_content == {
+        "timezone": "local", "datetime": "substitute", "day_of_week": "Monday", "is_dst": False}
+    assert run.calls() == []
+
+
+def test_a_deferred_call_is_sent_when_its_branch_is_promoted(table, tmp_path):
+    run = Run(tmp_path)
+
+    async def body(s):
+        call = asyncio.create_task(s.call_tool(
+            "convert_time", {"source_timezone": "UTC", "time": "10:00", "target_timezone": "Asia/Tokyo"},
+            meta=meta("b2", 0.5)))
+        await asyncio.sleep(0.5)
+        assert not call.done()
+        before = len(run.calls())
+        await s.send_notification(StpcNotification(method="notifications/stpc/promote", params={"branch": "b2"}))
+        return before, await asyncio.wait_for(call, 20)
+
+    before, result = session(table, run, body)
+    assert before == 0
+    assert "Asia/Tokyo" in text(result)
+    [call] = run.calls()
+    # The server never sees the speculation keys.
+    assert not any(k.startswith("stpc/") for k in (call["params"].get("_meta") or {}))
+
+
+def test_an_abandoned_call_never_reaches_the_server(table, tmp_path):
+    run = Run(tmp_path)
+
+    async def body(s):
+        call = asyncio.create_task(s.call_tool(
+            "convert_time", {"source_timezone": "UTC", "time": "11:00", "target_timezone": "Europe/Paris"},
+            meta=meta("b3", 0.5)))
+        await asyncio.sleep(0.5)
+        await s.send_notification(StpcNotification(method="notifications/stpc/abandon", params={"branch": "b3"}))
+        with pytest.raises(MCPError) as e:
+            await asyncio.wait_for(call, 20)
+        return e.value
+
+    err = session(table, run, body)
+    assert err.code == -32002 and err.data["reason"] == "abandoned"
+    assert run.calls() == []
+
+
+def test_a_blocked_call_is_an_error_with_the_rule_and_never_the_arguments(table, tmp_path):
+    run = Run(tmp_path)
+    secret = "my landlord is evicting me"
+
+    async def body(s):
+        with pytest.raises(MCPError) as e:
+            await s.call_tool("delete_everything", {"why": secret})
+        return e.value
+
+    err = session(table, run, body)
+    assert err.code == -32001
+    assert err.data == {"action": "block", "rule": "unknown_tool", "reason": "rule"}
+    assert "landlord" not in err.message
+    assert run.calls() == []
+    assert "landlord" not in run.audit.read_text()
+
+
+def test_speculation_must_say_its_confidence(table, tmp_path):
+    run = Run(tmp_path)
+
+    async def body(s):
+        with pytest.raises(MCPError) as e:
+            await s.call_tool("get_current_time", {"timezone": "UTC"}, meta={"stpc/mode": "speculative"})
+        return e.value
+
+    assert session(table, run, body).code == -32602
+    assert run.calls() == []
+
+
+def test_undeclared_tools_can_be_hidden(tmp_path):
+    # A contract that declares only one of the server's tools.
+    contract = (HERE / "contracts" / "time.stpc").read_text().replace(
+        "tools get_current_time, convert_time;", "tools get_current_time;")
+    src = tmp_path / "one.stpc"
+    src.write_text(contract)
+    table = tmp_path / "one.table.json"
+    subprocess.run([STPC, "compile", str(src), "-o", str(table)], check=True, capture_output=True)
+    run = Run(tmp_path)
+
+    async def body(s):
+        return sorted(t.name for t in (await s.list_tools()).tools)
+
+    assert session(table, run, body, "--hide-undeclared") == ["get_current_time"]
