@@ -1,0 +1,142 @@
+//! The gateway's decision core without a transport: verdicts per action,
+//! deferred calls held until promotion or abandonment, tasks kept apart.
+
+#![allow(
+    clippy::unwrap_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    reason = "test code: a panic is a test failure"
+)]
+
+use std::sync::Arc;
+
+use serde_json::{json, Map, Value};
+use stpc_proxy::gateway::{Gateway, Verdict, ABANDONED, BLOCKED};
+use stpc_proxy::meta::Speculation;
+use stpc_runtime::{Engine, MemorySink};
+
+const INTENT: &str = "tenant rights lease termination penalty";
+
+fn gateway() -> (Gateway, MemorySink) {
+    let opts = stpc_tests::web_search_table::Options::default();
+    let table = stpc_tests::web_search_table::web_search_table(&opts);
+    let sink = MemorySink::new();
+    let g = Gateway::new(
+        Arc::new(Engine::new(Arc::new(table)).unwrap()),
+        "api.brave.com",
+        Box::new(sink.handle()),
+        Vec::new(),
+    );
+    (g, sink)
+}
+
+fn args(q: &str) -> Option<Map<String, Value>> {
+    json!({ "q": q }).as_object().cloned()
+}
+
+fn spec(task: &str, branch: &str, mode: &str, confidence: f64) -> Speculation {
+    Speculation {
+        task: task.into(),
+        branch: branch.into(),
+        mode: mode.into(),
+        confidence,
+    }
+}
+
+#[test]
+fn committed_calls_are_forwarded_and_rewritten_ones_carry_the_new_arguments() {
+    let (g, audit) = gateway();
+    let Verdict::Forward {
+        arguments,
+        task,
+        dispatched,
+    } = g.call(
+        "web_search",
+        args("weather in lisbon"),
+        &spec("t", "main", "committed", 1.0),
+    )
+    else {
+        panic!("expected a forward");
+    };
+    assert_eq!(Value::Object(arguments), json!({"q": "weather in lisbon"}));
+    g.complete(&task, *dispatched);
+    let Verdict::Forward { arguments, .. } = g.call(
+        "web_search",
+        args(INTENT),
+        &spec("t", "main", "committed", 1.0),
+    ) else {
+        panic!("expected a rewrite");
+    };
+    assert_ne!(arguments["q"], json!(INTENT));
+    let stages: Vec<String> = audit
+        .records()
+        .iter()
+        .map(|r| format!("{:?}", r.stage))
+        .collect();
+    assert_eq!(stages, ["Decided", "Completed", "Decided"]);
+}
+
+#[test]
+fn unknown_tools_are_refused_without_their_arguments() {
+    let (g, _) = gateway();
+    let Verdict::Refuse {
+        code,
+        message,
+        data,
+    } = g.call(
+        "delete_all",
+        args(INTENT),
+        &spec("t", "main", "committed", 1.0),
+    )
+    else {
+        panic!("expected a refusal");
+    };
+    assert_eq!(code, BLOCKED);
+    assert_eq!(data["action"], "block");
+    assert!(!message.contains("tenant"));
+}
+
+#[tokio::test]
+async fn held_calls_resolve_on_promotion_and_on_abandonment() {
+    let (g, _) = gateway();
+    let Verdict::Hold(promoted) = g.call(
+        "web_search",
+        args(INTENT),
+        &spec("t", "b1", "speculative", 0.1),
+    ) else {
+        panic!("expected a hold");
+    };
+    let Verdict::Hold(dropped) = g.call(
+        "web_search",
+        args(INTENT),
+        &spec("t", "b2", "speculative", 0.1),
+    ) else {
+        panic!("expected a hold");
+    };
+    // Another task's branch of the same name is not touched.
+    let Verdict::Hold(other) = g.call(
+        "web_search",
+        args(INTENT),
+        &spec("u", "b1", "speculative", 0.1),
+    ) else {
+        panic!("expected a hold");
+    };
+    assert_eq!(g.promote("t", "b1"), 1);
+    match promoted.resolution.await.unwrap() {
+        Verdict::Forward { arguments, .. } => assert_ne!(arguments["q"], json!(INTENT)),
+        other => panic!("expected the promoted call to be sent, got {other:?}"),
+    }
+    assert_eq!(g.abandon("t", "b2"), 1);
+    match dropped.resolution.await.unwrap() {
+        Verdict::Refuse { code, .. } => assert_eq!(code, ABANDONED),
+        other => panic!("expected the abandoned error, got {other:?}"),
+    }
+    assert_eq!(g.end_task("u"), 1);
+    match other.resolution.await.unwrap() {
+        Verdict::Refuse { code, .. } => assert_eq!(code, ABANDONED),
+        other => panic!("expected the abandoned error, got {other:?}"),
+    }
+    // Settling what holds nothing is harmless.
+    assert_eq!(g.promote("t", "b1"), 0);
+    assert_eq!(g.abandon("nobody", "b9"), 0);
+}
