@@ -204,3 +204,75 @@ def test_undeclared_tools_can_be_hidden(tmp_path):
         return sorted(t.name for t in (await s.list_tools()).tools)
 
     assert session(table, run, body, "--hide-undeclared") == ["get_current_time"]
+
+
+DYING = """
+use std::labels;
+use std::modes;
+use std::observers;
+use std::labelers;
+
+destination dying_server {
+    host "dying.mcp.local";
+    label public;
+    observed by provider, network;
+}
+
+tool echo { effect external_read; args { text: text } destinations dying_server; }
+tool crash { effect external_read; args { text: text } destinations dying_server; }
+
+contract dying_gateway {
+    tools echo, crash;
+    destinations dying_server;
+    labelers std_args, std_destinations;
+    audit to runtime_log without raw args;
+    decide {
+        unknown_tool: block unless tool allowed;
+        unknown_destination: block unless destination allowed;
+        unlabeled: block when labels missing;
+        allow;
+    }
+}
+"""
+
+
+def test_a_server_that_dies_mid_call_is_an_error_not_a_hang(tmp_path):
+    src = tmp_path / "dying.stpc"
+    src.write_text(DYING)
+    table = tmp_path / "dying.table.json"
+    subprocess.run([STPC, "compile", str(src), "-o", str(table)], check=True, capture_output=True)
+    params = StdioServerParameters(
+        command=STPC,
+        args=["mcp-proxy", "--table", str(table), "--destination", "dying_server",
+              "--", sys.executable, str(HERE / "dying_server.py")],
+    )
+
+    async def main():
+        async with stdio_client(params) as (read, write):
+            async with ClientSession(read, write) as s:
+                await s.initialize()
+                assert text(await s.call_tool("echo", {"text": "hello"})) == "hello"
+                with pytest.raises(MCPError):
+                    await asyncio.wait_for(s.call_tool("crash", {"text": "x"}), 20)
+                # The session answers (with an error) rather than hanging.
+                with pytest.raises(MCPError):
+                    await asyncio.wait_for(s.call_tool("echo", {"text": "again"}), 20)
+
+    asyncio.run(main())
+
+
+def test_a_client_that_disconnects_ends_the_proxy_and_its_server(table, tmp_path):
+    run = Run(tmp_path)
+    proc = subprocess.Popen(
+        [STPC, *proxied(table, run).args], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+    )
+    init = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}}
+    proc.stdin.write((json.dumps(init) + "\n").encode())
+    proc.stdin.flush()
+    line = proc.stdout.readline()
+    assert json.loads(line)["id"] == 1
+    proc.stdin.close()  # the client goes away
+    assert proc.wait(timeout=20) is not None
+    assert proc.returncode == 0
