@@ -276,3 +276,78 @@ def test_a_client_that_disconnects_ends_the_proxy_and_its_server(table, tmp_path
     proc.stdin.close()  # the client goes away
     assert proc.wait(timeout=20) is not None
     assert proc.returncode == 0
+
+
+# The reference filesystem server from the npm registry: `.ci/run` installs
+# it and names its entry point in STPC_FS_SERVER.
+FS_SERVER = os.environ.get("STPC_FS_SERVER")
+
+
+@pytest.fixture
+def fs(tmp_path):
+    if not FS_SERVER:
+        pytest.skip("STPC_FS_SERVER (the npm filesystem server's dist/index.js) is not set")
+    root = tmp_path / "workspace"
+    root.mkdir()
+    table = tmp_path / "fs.table.json"
+    subprocess.run([STPC, "compile", str(HERE / "contracts" / "filesystem.stpc"), "-o", str(table)],
+                   check=True, capture_output=True)
+    params = StdioServerParameters(
+        command=STPC,
+        args=["mcp-proxy", "--table", str(table), "--destination", "workspace_fs",
+              "--", "node", FS_SERVER, str(root)],
+    )
+    return root, params
+
+
+def fs_session(params, body):
+    async def main():
+        async with stdio_client(params) as (read, write):
+            async with ClientSession(read, write) as s:
+                await s.initialize()
+                return await body(s)
+
+    return asyncio.run(main())
+
+
+def test_filesystem_a_committed_write_reaches_the_disk(fs):
+    root, params = fs
+
+    async def body(s):
+        return await s.call_tool("write_file", {"path": str(root / "a.txt"), "content": "meeting moved to Tuesday"})
+
+    fs_session(params, body)
+    assert (root / "a.txt").read_text() == "meeting moved to Tuesday"
+
+
+def test_filesystem_blocked_and_abandoned_writes_never_reach_the_disk(fs):
+    root, params = fs
+
+    async def body(s):
+        errors = []
+        for name, args in [
+            ("create_directory", {"path": str(root / "made")}),                       # undeclared tool
+            ("write_file", {"path": str(root / "s.txt"), "content": "my hiv test came back positive"}),
+        ]:
+            with pytest.raises(MCPError) as e:
+                await s.call_tool(name, args)
+            errors.append(e.value)
+        ghost = asyncio.create_task(s.call_tool(
+            "write_file", {"path": str(root / "ghost.txt"), "content": "draft"}, meta=meta("g", 0.5)))
+        kept = asyncio.create_task(s.call_tool(
+            "write_file", {"path": str(root / "kept.txt"), "content": "draft"}, meta=meta("k", 0.5)))
+        await asyncio.sleep(0.5)
+        await s.send_notification(StpcNotification(method="notifications/stpc/abandon", params={"branch": "g"}))
+        await s.send_notification(StpcNotification(method="notifications/stpc/promote", params={"branch": "k"}))
+        with pytest.raises(MCPError) as e:
+            await asyncio.wait_for(ghost, 20)
+        errors.append(e.value)
+        await asyncio.wait_for(kept, 20)
+        return errors
+
+    undeclared, sensitive, abandoned = fs_session(params, body)
+    assert (undeclared.code, undeclared.data["rule"]) == (-32001, "unknown_tool")
+    assert (sensitive.code, sensitive.data["rule"]) == (-32001, "sensitive")
+    assert "hiv" not in sensitive.message
+    assert abandoned.code == -32002
+    assert sorted(p.name for p in root.iterdir()) == ["kept.txt"]
