@@ -21,6 +21,9 @@ pub const BLOCKED: i32 = -32001;
 /// JSON-RPC error code of a deferred call whose branch was abandoned (or
 /// whose task ended) before it was promoted.
 pub const ABANDONED: i32 = -32002;
+/// The internal marker of a call on an abandoned branch.
+const ABANDONED_BRANCH: &str = "the branch was abandoned";
+
 /// JSON-RPC error code of a call the gateway could not read.
 pub const INVALID: i32 = -32602;
 
@@ -66,6 +69,17 @@ struct Task {
     monitor: Monitor,
     /// Deferred calls: sequence number, branch, and who waits on them.
     held: Vec<(u64, String, oneshot::Sender<Verdict>)>,
+    /// Branches already settled. A transport may decide a call after a
+    /// settling notification that arrived later (requests run
+    /// concurrently): a call on a promoted branch is then committed, one on
+    /// an abandoned branch is refused, as it would have been in order.
+    settled: HashMap<String, Settled>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Settled {
+    Promoted,
+    Abandoned,
 }
 
 /// An audit sink shared by every task's monitor (one file for the gateway).
@@ -173,6 +187,7 @@ impl Gateway {
                 Task {
                     monitor,
                     held: Vec::new(),
+                    settled: HashMap::new(),
                 },
             );
         }
@@ -189,7 +204,7 @@ impl Gateway {
         arguments: Option<Map<String, Value>>,
         spec: &Speculation,
     ) -> Verdict {
-        let event = ProposedEvent {
+        let mut event = ProposedEvent {
             tool: tool.to_owned(),
             destination: self.destination.clone(),
             mode: spec.mode.clone(),
@@ -198,7 +213,16 @@ impl Gateway {
             args: Value::Object(arguments.unwrap_or_default()),
         };
         let task = spec.task.clone();
+        let committed = self.committed_mode();
         let decided = self.with_task(&task, |t| {
+            match t.settled.get(&spec.branch) {
+                Some(Settled::Abandoned) => return Err(ABANDONED_BRANCH.to_owned()),
+                Some(Settled::Promoted) => {
+                    event.mode.clone_from(&committed);
+                    event.confidence = 1.0;
+                }
+                None => {}
+            }
             t.monitor.submit(event).map_err(|e| e.to_string()).map(|d| {
                 let seq = d.seq();
                 let held = matches!(d.outcome(), Outcome::Deferred(_)).then(|| {
@@ -215,6 +239,7 @@ impl Gateway {
                 resolution: rx,
             }),
             Ok(Ok((d, None))) => self.verdict(&task, d),
+            Ok(Err(e)) if e == ABANDONED_BRANCH => abandoned(),
             Ok(Err(e)) | Err(e) => Verdict::Refuse {
                 code: BLOCKED,
                 message: format!("stpc could not decide this call: {e}"),
@@ -247,6 +272,17 @@ impl Gateway {
         }
     }
 
+    fn committed_mode(&self) -> String {
+        let id = self.engine.committed_mode() as usize;
+        self.engine
+            .table()
+            .dimensions
+            .get(2)
+            .and_then(|d| d.values.get(id))
+            .cloned()
+            .unwrap_or_else(|| "committed".to_owned())
+    }
+
     /// Record that a forwarded call completed.
     pub fn complete(&self, task: &str, dispatched: Dispatched) {
         // A failure to record completion cannot un-send the call; the
@@ -258,6 +294,7 @@ impl Gateway {
     /// committed and their waiters get the new verdicts. Returns how many.
     pub fn promote(&self, task: &str, branch: &str) -> usize {
         let promoted = self.with_task(task, |t| {
+            t.settled.insert(branch.to_owned(), Settled::Promoted);
             let promoted = t.monitor.promote(branch).unwrap_or_default();
             let mut waiters: HashMap<u64, oneshot::Sender<Verdict>> = HashMap::new();
             let mut keep = Vec::new();
@@ -307,6 +344,7 @@ impl Gateway {
     /// error and never reach the upstream. Returns how many.
     pub fn abandon(&self, task: &str, branch: &str) -> usize {
         let waiters = self.with_task(task, |t| {
+            t.settled.insert(branch.to_owned(), Settled::Abandoned);
             let _ = t.monitor.abandon(branch);
             let (gone, keep): (Vec<_>, Vec<_>) =
                 t.held.drain(..).partition(|(_, b, _)| b == branch);

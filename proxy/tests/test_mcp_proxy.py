@@ -351,3 +351,115 @@ def test_filesystem_blocked_and_abandoned_writes_never_reach_the_disk(fs):
     assert "hiv" not in sensitive.message
     assert abandoned.code == -32002
     assert sorted(p.name for p in root.iterdir()) == ["kept.txt"]
+
+
+def raw_proxy(table, run):
+    return subprocess.Popen(
+        [STPC, *proxied(table, run).args], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+
+
+INIT = {"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+    "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "raw", "version": "0"}}}
+
+
+def test_ten_thousand_mixed_calls_get_exactly_one_response_each(table, tmp_path):
+    """Requests of every kind (committed, shadowed, deferred on branches that
+    are then promoted or abandoned, blocked, unreadable), pipelined with the
+    settling notifications interleaved: every id is answered exactly once."""
+    run = Run(tmp_path)
+    proc = raw_proxy(table, run)
+    n = 10_000
+    lines = [json.dumps(INIT), json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"})]
+    kinds = {}
+    for i in range(1, n + 1):
+        k = i % 5
+        params = {"name": "get_current_time", "arguments": {"timezone": "UTC"}}
+        if k == 1:
+            params["_meta"] = meta(f"b{i // 50}", 0.1)                      # shadow
+        elif k == 2:
+            params["_meta"] = meta(f"b{i // 50}", 0.5)                      # defer
+        elif k == 3:
+            params["name"] = "rm_rf"                                         # block
+        elif k == 4:
+            params["_meta"] = {"stpc/mode": "speculative"}                   # unreadable
+        kinds[i] = k
+        lines.append(json.dumps({"jsonrpc": "2.0", "id": i, "method": "tools/call", "params": params}))
+        if i % 50 == 49:
+            method = "promote" if (i // 50) % 2 == 0 else "abandon"
+            lines.append(json.dumps({"jsonrpc": "2.0", "method": f"notifications/stpc/{method}",
+                                     "params": {"branch": f"b{i // 50}"}}))
+    # The client keeps its end open until it has every answer (a client
+    # that closes first has gone away, and what was in flight is dropped).
+    import threading
+
+    def write():
+        proc.stdin.write(("\n".join(lines) + "\n").encode())
+        proc.stdin.flush()
+
+    writer = threading.Thread(target=write)
+    writer.start()
+    responses = []
+    answered = set()
+    while len(answered) < n + 1:
+        line = proc.stdout.readline()
+        if not line:
+            break
+        r = json.loads(line)
+        responses.append(r)
+        if "id" in r:
+            answered.add(r["id"])
+    writer.join()
+    proc.stdin.write((json.dumps({"jsonrpc": "2.0", "method": "notifications/stpc/end_task", "params": {}}) + "\n").encode())
+    proc.stdin.close()
+    proc.wait(timeout=60)
+    err = proc.stderr.read()
+    assert b"panicked" not in err, err.decode(errors="replace")
+    ids = [r.get("id") for r in responses if "id" in r]
+    assert sorted(ids) == list(range(0, n + 1)), "a response was lost or duplicated"
+    by_id = {r["id"]: r for r in responses if "id" in r}
+    # Requests are decided concurrently, so a settling notification can be
+    # decided before a call sent earlier on its branch: such a call is then
+    # committed (promoted branch) or refused (abandoned branch), never left
+    # waiting. A shadowed call is answered by the substitute unless its
+    # branch was already promoted.
+    for i, k in kinds.items():
+        r = by_id[i]
+        if k == 0:
+            assert "result" in r, r
+        elif k in (1, 2):
+            assert "result" in r or r["error"]["code"] == -32002, r
+            if k == 1 and (i // 50) % 2 == 1:
+                assert "error" in r or r["result"]["structuredContent"]["datetime"] == "substitute", r
+            if k == 2 and (i // 50) % 2 == 1:
+                assert r.get("error", {}).get("code") == -32002, r  # abandoned: never sent
+        elif k == 3:
+            assert r["error"]["code"] == -32001, r
+        else:
+            assert r["error"]["code"] == -32602, r
+    # What reached the server is exactly the calls answered by the server.
+    real = sum(1 for r in by_id.values()
+               if r.get("id") and "result" in r and r["result"].get("structuredContent", {}).get("datetime") != "substitute")
+    assert len(run.calls()) == real
+    assert all(c["params"]["name"] == "get_current_time" for c in run.calls())
+
+
+def test_hostile_input_does_not_crash_the_proxy(table, tmp_path):
+    run = Run(tmp_path)
+    proc = raw_proxy(table, run)
+    junk = [
+        "not json at all",
+        json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": "a string"}),
+        json.dumps({"jsonrpc": "2.0", "method": "notifications/stpc/promote", "params": [1, 2]}),
+        json.dumps({"jsonrpc": "2.0", "method": "notifications/stpc/abandon"}),
+        "{" * 10_000,
+    ]
+    lines = [json.dumps(INIT), json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}), *junk,
+             json.dumps({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+                         "params": {"name": "get_current_time", "arguments": {"timezone": "UTC"}}})]
+    out, err = proc.communicate(("\n".join(lines) + "\n").encode(), timeout=60)
+    assert b"panicked" not in err, err.decode(errors="replace")
+    assert proc.returncode is not None
+    answered = {json.loads(line).get("id") for line in out.decode().splitlines() if line.strip().startswith("{")}
+    assert 0 in answered
