@@ -69,11 +69,11 @@ fn command_substitute(command: String) -> Substitute {
             .stderr(Stdio::null())
             .spawn()
             .ok()?;
-        child
-            .stdin
-            .take()?
-            .write_all(input.to_string().as_bytes())
-            .ok()?;
+        // A command need not read its input (`echo …` exits at once): a
+        // write to a closed pipe is not its failure, its exit status is.
+        if let Some(mut stdin) = child.stdin.take() {
+            let _ = stdin.write_all(input.to_string().as_bytes());
+        }
         let out = child.wait_with_output().ok()?;
         if !out.status.success() {
             return None;

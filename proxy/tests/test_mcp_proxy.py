@@ -73,12 +73,16 @@ def meta(branch: str, confidence: float, mode: str = "speculative") -> dict:
     return {"stpc/branch": branch, "stpc/mode": mode, "stpc/confidence": confidence}
 
 
+# No test waits forever: a call the proxy never answers fails the test.
+TIMEOUT = 60
+
+
 def session(table, run, body, *extra):
     async def main():
         async with stdio_client(proxied(table, run, *extra)) as (read, write):
             async with ClientSession(read, write) as s:
                 await s.initialize()
-                return await body(s)
+                return await asyncio.wait_for(body(s), TIMEOUT)
 
     return asyncio.run(main())
 
@@ -305,7 +309,7 @@ def fs_session(params, body):
         async with stdio_client(params) as (read, write):
             async with ClientSession(read, write) as s:
                 await s.initialize()
-                return await body(s)
+                return await asyncio.wait_for(body(s), TIMEOUT)
 
     return asyncio.run(main())
 

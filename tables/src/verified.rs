@@ -10,7 +10,7 @@
 //! Warnings (for example a rule that decides no event) do not refuse.
 //!
 //! Cost on the std tables (3 MB, 48,600 cells): about 0.05 s of CPU, once
-//! per load (`/usr/bin/time stpc verify TABLE`; the book's performance
+//! per load (`/usr/bin/time stpc verify TABLE`; the book's table-format
 //! chapter). Runtimes in other languages get the same proof by running
 //! `stpc verify` in their release pipeline.
 
