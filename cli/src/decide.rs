@@ -344,6 +344,25 @@ fn print_line(v: &Value) -> bool {
         .is_ok()
 }
 
+/// Loads a table that decides: its signature checked when keys are given,
+/// and, with `verify`, the checks of `stpc verify` (`--verify-on-load`).
+///
+/// # Errors
+///
+/// A message saying why the table is refused.
+pub fn load_checked(
+    path: &str,
+    trust: &crate::sign::TrustArgs,
+    verify: bool,
+) -> Result<Table, String> {
+    let table = load_table(path)?;
+    trust.check(path, &table)?;
+    if verify {
+        stpc_tables::verified::verify(&table).map_err(|e| format!("`{path}` is refused: {e}"))?;
+    }
+    Ok(table)
+}
+
 /// Runs `stpc decide`.
 pub fn run(global: &Global, args: DecideArgs) -> Outcome {
     if args.event.as_deref() == Some("-") && args.table == "-" {
@@ -353,14 +372,7 @@ pub fn run(global: &Global, args: DecideArgs) -> Outcome {
         );
         return Outcome::Failure;
     }
-    let table = match load_table(&args.table).and_then(|t| {
-        args.trust.check(&args.table, &t)?;
-        if args.verify_on_load {
-            stpc_tables::verified::verify(&t)
-                .map_err(|e| format!("`{}` is refused: {e}", args.table))?;
-        }
-        Ok(t)
-    }) {
+    let table = match load_checked(&args.table, &args.trust, args.verify_on_load) {
         Ok(t) => t,
         Err(message) => {
             output::fail(global, &message);

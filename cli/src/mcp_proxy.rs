@@ -84,14 +84,7 @@ fn command_substitute(command: String) -> Substitute {
 
 /// Runs `stpc mcp-proxy`.
 pub fn run(global: &Global, args: McpProxyArgs) -> Outcome {
-    let table = match crate::decide::load_table(&args.table).and_then(|t| {
-        args.trust.check(&args.table, &t)?;
-        if args.verify_on_load {
-            stpc_tables::verified::verify(&t)
-                .map_err(|e| format!("`{}` is refused: {e}", args.table))?;
-        }
-        Ok(t)
-    }) {
+    let table = match crate::decide::load_checked(&args.table, &args.trust, args.verify_on_load) {
         Ok(t) => t,
         Err(message) => {
             output::fail(global, &message);

@@ -213,7 +213,7 @@ impl Gateway {
             args: Value::Object(arguments.unwrap_or_default()),
         };
         let task = spec.task.clone();
-        let committed = self.committed_mode();
+        let committed = self.engine.committed_mode_name();
         let decided = self.with_task(&task, |t| {
             match t.settled.get(&spec.branch) {
                 Some(Settled::Abandoned) => return Err(ABANDONED_BRANCH.to_owned()),
@@ -270,17 +270,6 @@ impl Gateway {
             Outcome::Shadowed(s) => Verdict::Answer(s.result().clone()),
             Outcome::Deferred(_) | Outcome::Blocked(_) => refused,
         }
-    }
-
-    fn committed_mode(&self) -> String {
-        let id = self.engine.committed_mode() as usize;
-        self.engine
-            .table()
-            .dimensions
-            .get(2)
-            .and_then(|d| d.values.get(id))
-            .cloned()
-            .unwrap_or_else(|| "committed".to_owned())
     }
 
     /// Record that a forwarded call completed.

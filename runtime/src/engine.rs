@@ -174,6 +174,18 @@ impl Engine {
         self.committed
     }
 
+    /// Name of the `committed` mode, as events spell it (what a promoted
+    /// event is decided as).
+    #[must_use]
+    pub fn committed_mode_name(&self) -> String {
+        self.table
+            .dimensions
+            .get(2)
+            .and_then(|d| d.values.get(self.committed as usize))
+            .cloned()
+            .unwrap_or_else(|| "committed".to_owned())
+    }
+
     /// Whether an argument label may not reach the destination's external
     /// observers. A missing label or unknown id is forbidden (fail closed).
     #[must_use]

@@ -400,7 +400,7 @@ impl Monitor {
             .collect();
         work.extend(shadowed.into_iter().map(|s| (s.seq, None, Some(s))));
         work.sort_by_key(|(seq, _, _)| *seq);
-        let committed = self.committed_name();
+        let committed = self.engine.committed_mode_name();
         let mut out = Vec::with_capacity(work.len());
         for (seq, pending, shadow) in work {
             match (pending, shadow) {
@@ -466,17 +466,6 @@ impl Monitor {
             }
         }
         Ok(dropped.len())
-    }
-
-    fn committed_name(&self) -> String {
-        let id = self.engine.committed_mode() as usize;
-        self.engine
-            .table()
-            .dimensions
-            .get(2)
-            .and_then(|d| d.values.get(id))
-            .cloned()
-            .unwrap_or_else(|| "committed".to_owned())
     }
 
     fn audits(&self) -> bool {

@@ -96,10 +96,27 @@ pub fn load_verified(
     bytes: &[u8],
     trusted: Option<(&TrustedKeys, &str)>,
 ) -> Result<Engine, Refused> {
+    load(bytes, trusted, true)
+}
+
+/// Loads a table from its bytes, requires its signature when `trusted` is
+/// given, verifies it when `verify` is set, and builds the engine: the one
+/// load path of embeddings that take both options (the Python package).
+///
+/// # Errors
+///
+/// Whatever the loader refuses, or [`Refused::Unsound`].
+pub fn load(
+    bytes: &[u8],
+    trusted: Option<(&TrustedKeys, &str)>,
+    verify: bool,
+) -> Result<Engine, Refused> {
     let table = Table::from_json(bytes)?;
     if let Some((keys, signature)) = trusted {
         keys.check(&table, signature)?;
     }
-    verify(&table)?;
+    if verify {
+        self::verify(&table)?;
+    }
     Ok(Engine::new(Arc::new(table))?)
 }

@@ -224,15 +224,7 @@ impl Engine {
                     Some((keys, sig))
                 }
             };
-            let trusted = trusted.as_ref().map(|(k, s)| (k, *s));
-            if verify {
-                return verified::load_verified(bytes, trusted);
-            }
-            let table = rt::Table::from_json(bytes)?;
-            if let Some((keys, sig)) = trusted {
-                keys.check(&table, sig)?;
-            }
-            Ok(rt::Engine::new(Arc::new(table))?)
+            verified::load(bytes, trusted.as_ref().map(|(k, s)| (k, *s)), verify)
         });
         match built {
             Ok(e) => Ok(Engine { inner: Arc::new(e) }),

@@ -46,21 +46,32 @@ def test_unsigned_and_foreign_tables_are_refused(signed, suite_table):
     assert e.value.kind == "signature"
 
 
-def test_a_resealed_table_is_refused(signed, tmp_path):
-    d, table = signed
-    # Weaken the unknown-tool cell and recompute the digest, as anyone can.
+def reseal(table, out, weaken):
+    """A copy of `table` with cells weakened by `weaken(cell)` and its
+    digest recomputed, as anyone can; returns the new digest."""
     t = json.loads(table.read_text())
     for cell in t["cells"]:
+        weaken(cell)
+    t["digest"] = ""
+    compact = lambda: json.dumps(t, separators=(",", ":"), ensure_ascii=False)  # noqa: E731
+    t["digest"] = hashlib.sha256(compact().encode()).hexdigest()
+    out.write_text(compact())
+    return t["digest"]
+
+
+def test_a_resealed_table_is_refused(signed, tmp_path):
+    d, table = signed
+    resealed = tmp_path / "resealed.table.json"
+
+    def every_block_allows(cell):
         if cell["action"] == "block":
             cell["action"] = "allow"
-    t["digest"] = ""
-    t["digest"] = hashlib.sha256(json.dumps(t, separators=(",", ":"), ensure_ascii=False).encode()).hexdigest()
-    resealed = tmp_path / "resealed.table.json"
-    resealed.write_text(json.dumps(t, separators=(",", ":"), ensure_ascii=False))
+
+    digest = reseal(table, resealed, every_block_allows)
     shutil.copy(d / "suite.table.json.sig", tmp_path / "resealed.table.json.sig")
     # Without a required signature only the digest is checked, and it
     # matches: the digest detects accidents, not tampering.
-    assert stpc.Engine.load(resealed).digest == t["digest"]
+    assert stpc.Engine.load(resealed).digest == digest
     with pytest.raises(stpc.LoadError) as e:
         stpc.Engine.load(resealed, trusted_keys=[d / "ops.key.pub"])
     assert e.value.kind == "signature"
@@ -69,15 +80,14 @@ def test_a_resealed_table_is_refused(signed, tmp_path):
 def test_verify_on_load_refuses_an_unsound_table(signed, tmp_path):
     d, table = signed
     assert stpc.Engine.load(table, verify=True).contract == "python_suite"
-    t = json.loads(table.read_text())
-    for cell in t["cells"]:
+    weakened = tmp_path / "weakened.table.json"
+
+    def unknown_tool_allows(cell):
         if cell["rule_name"] == "unknown_tool":
             cell["action"] = "allow"
-    t["digest"] = ""
-    t["digest"] = hashlib.sha256(json.dumps(t, separators=(",", ":"), ensure_ascii=False).encode()).hexdigest()
-    weakened = tmp_path / "weakened.table.json"
-    weakened.write_text(json.dumps(t, separators=(",", ":"), ensure_ascii=False))
-    assert stpc.Engine.load(weakened).digest == t["digest"]  # the digest alone accepts it
+
+    digest = reseal(table, weakened, unknown_tool_allows)
+    assert stpc.Engine.load(weakened).digest == digest  # the digest alone accepts it
     with pytest.raises(stpc.LoadError) as e:
         stpc.Engine.load(weakened, verify=True)
     assert e.value.kind == "unsound" and "E0603" in str(e.value)
