@@ -123,6 +123,23 @@ impl SourceFile {
         self.text.get(span.range()).unwrap_or("")
     }
 
+    /// The byte range of a 0-based line (its newline included), or `None`
+    /// past the last line.
+    pub fn line_range(&self, line_index: usize) -> Option<Range<usize>> {
+        let start = *self.line_starts.get(line_index)?;
+        let end = self
+            .line_starts
+            .get(line_index + 1)
+            .copied()
+            .unwrap_or(self.text.len());
+        Some(start..end)
+    }
+
+    /// How many lines the file has.
+    pub fn line_count(&self) -> usize {
+        self.line_starts.len()
+    }
+
     /// 1-based line and column (in characters) of a byte offset.
     pub fn line_col(&self, offset: usize) -> (usize, usize) {
         let offset = offset.min(self.text.len());
