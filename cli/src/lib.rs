@@ -58,6 +58,7 @@ pub mod mcp_proxy;
 pub mod output;
 pub mod reference;
 pub mod replay;
+pub mod serve;
 pub mod sign;
 pub mod test;
 pub mod test_report;
@@ -151,6 +152,9 @@ pub enum Command {
     /// An MCP gateway on stdio: start the real server (after `--`) and
     /// decide every `tools/call` at issue time with a table.
     McpProxy(mcp_proxy::McpProxyArgs),
+    /// A local HTTP decision sidecar (JSON API, OpenAPI at /openapi.json):
+    /// the proxy's decisions for agents that do not speak MCP.
+    Serve(serve::ServeArgs),
     /// Re-verify a compiled table on its own (soundness, fail-closed,
     /// totality, monotonicity), without its source.
     Verify(verify::VerifyArgs),
@@ -205,6 +209,7 @@ pub fn run(cli: Cli) -> Outcome {
         Command::Lsp(args) => lsp::run(&cli.global, args),
         Command::Verify(args) => verify::run(&cli.global, args),
         Command::McpProxy(args) => mcp_proxy::run(&cli.global, args),
+        Command::Serve(args) => serve::run(&cli.global, args),
         Command::Keygen(args) => sign::keygen(&cli.global, args),
         Command::Sign(args) => sign::sign(&cli.global, args),
         Command::Completions(args) => completions::run(args),

@@ -82,43 +82,61 @@ fn command_substitute(command: String) -> Substitute {
     })
 }
 
+/// A table checked as `stpc decide` checks it (digest, signature,
+/// verification on load), as an engine.
+pub(crate) fn load_engine(
+    path: &str,
+    trust: &crate::sign::TrustArgs,
+    verify_on_load: bool,
+) -> Result<Arc<Engine>, String> {
+    let table = crate::decide::load_checked(path, trust, verify_on_load)?;
+    Engine::new(Arc::new(table))
+        .map(Arc::new)
+        .map_err(|e| format!("cannot load table `{path}`: {e}"))
+}
+
+/// A gateway's substitutes, by name.
+pub(crate) type Substitutes = Vec<(String, Substitute)>;
+
+/// The audit sink and the substitutes of a gateway (`stpc mcp-proxy`,
+/// `stpc serve`).
+pub(crate) fn parts(
+    audit: Option<&str>,
+    substitutes: &[String],
+) -> Result<(Box<dyn AuditSink + Send>, Substitutes), String> {
+    let sink: Box<dyn AuditSink + Send> = match audit {
+        None => crate::decide::discard(),
+        Some(path) => Box::new(
+            stpc_runtime::JsonLinesSink::open(path)
+                .map_err(|e| format!("cannot open the audit file `{path}`: {e}"))?,
+        ),
+    };
+    let mut out = Vec::new();
+    for s in substitutes {
+        let Some((name, command)) = s.split_once('=') else {
+            return Err(format!("`--substitute {s}`: expected NAME=COMMAND"));
+        };
+        out.push((name.to_owned(), command_substitute(command.to_owned())));
+    }
+    Ok((sink, out))
+}
+
 /// Runs `stpc mcp-proxy`.
 pub fn run(global: &Global, args: McpProxyArgs) -> Outcome {
-    let table = match crate::decide::load_checked(&args.table, &args.trust, args.verify_on_load) {
-        Ok(t) => t,
+    let engine = match load_engine(&args.table, &args.trust, args.verify_on_load) {
+        Ok(e) => e,
         Err(message) => {
             output::fail(global, &message);
             return Outcome::Failure;
         }
     };
-    let engine = match Engine::new(Arc::new(table)) {
-        Ok(e) => Arc::new(e),
-        Err(e) => {
-            output::fail(global, &format!("cannot load table `{}`: {e}", args.table));
+    let (sink, substitutes) = match parts(args.audit.as_deref(), &args.substitutes) {
+        Ok(p) => p,
+        Err(message) => {
+            output::fail(global, &message);
             return Outcome::Failure;
         }
     };
-    let sink: Box<dyn AuditSink + Send> = match &args.audit {
-        None => crate::decide::discard(),
-        Some(path) => match stpc_runtime::JsonLinesSink::open(path) {
-            Ok(s) => Box::new(s),
-            Err(e) => {
-                output::fail(global, &format!("cannot open the audit file `{path}`: {e}"));
-                return Outcome::Failure;
-            }
-        },
-    };
-    let mut substitutes = Vec::new();
-    for s in &args.substitutes {
-        let Some((name, command)) = s.split_once('=') else {
-            output::fail(
-                global,
-                &format!("`--substitute {s}`: expected NAME=COMMAND"),
-            );
-            return Outcome::Failure;
-        };
-        substitutes.push((name.to_owned(), command_substitute(command.to_owned())));
-    }
     let gateway = Arc::new(Gateway::new(
         engine,
         args.destination.clone(),

@@ -7,7 +7,7 @@
 //! answer a JSON-RPC error, or wait on a [`Held`] call.
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError, RwLock};
 
 use serde_json::{json, Map, Value};
 use stpc_runtime::audit::{AuditRecord, AuditSink};
@@ -39,10 +39,17 @@ pub enum Verdict {
         task: String,
         /// The monitor's record of the dispatch.
         dispatched: Box<Dispatched>,
+        /// `{"action", "rule", "reason"}` of the decision.
+        decision: Value,
     },
     /// Answer without touching the upstream: the substitute's result
     /// (SHADOW).
-    Answer(Value),
+    Answer {
+        /// The substitute's result.
+        result: Value,
+        /// `{"action", "rule", "reason"}` of the decision.
+        decision: Value,
+    },
     /// Answer a JSON-RPC error: the rule and reason, never the arguments.
     Refuse {
         /// JSON-RPC error code.
@@ -61,6 +68,8 @@ pub enum Verdict {
 pub struct Held {
     /// Its sequence number in the task's monitor.
     pub seq: u64,
+    /// `{"action": "defer", "rule", "reason"}` of the decision.
+    pub decision: Value,
     /// Resolves when the branch is promoted (the new verdict) or abandoned.
     pub resolution: oneshot::Receiver<Verdict>,
 }
@@ -107,7 +116,10 @@ pub type Substitute = Arc<dyn Fn(&stpc_runtime::ToolCall) -> Option<Value> + Sen
 
 /// The gateway: an engine, the upstream's destination, and the tasks.
 pub struct Gateway {
-    engine: Arc<Engine>,
+    /// The table new tasks start on ([`Gateway::reload`] replaces it; a
+    /// task keeps the engine it began with, so its budgets and held calls
+    /// are never read against another table).
+    engine: RwLock<Arc<Engine>>,
     destination: String,
     sink: SharedSink,
     substitutes: Vec<(String, Substitute)>,
@@ -117,10 +129,15 @@ pub struct Gateway {
 impl std::fmt::Debug for Gateway {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Gateway")
-            .field("contract", &self.engine.table().contract)
+            .field("contract", &self.engine().table().contract)
             .field("destination", &self.destination)
             .finish_non_exhaustive()
     }
+}
+
+/// `{"action", "rule", "reason"}` of a decision.
+fn decision(d: &Decided) -> Value {
+    json!({"action": d.action().as_str(), "rule": d.rule_name(), "reason": d.reason().code()})
 }
 
 fn refuse(d: &Decided) -> Verdict {
@@ -151,7 +168,7 @@ impl Gateway {
         substitutes: Vec<(String, Substitute)>,
     ) -> Gateway {
         Gateway {
-            engine,
+            engine: RwLock::new(engine),
             destination: destination.into(),
             sink: SharedSink(Arc::new(Mutex::new(sink))),
             substitutes,
@@ -159,14 +176,44 @@ impl Gateway {
         }
     }
 
-    /// The engine.
+    /// The engine new tasks start on.
     #[must_use]
-    pub fn engine(&self) -> &Arc<Engine> {
-        &self.engine
+    pub fn engine(&self) -> Arc<Engine> {
+        Arc::clone(&self.engine.read().unwrap_or_else(PoisonError::into_inner))
+    }
+
+    /// Replace the table: every task begun from now on decides with
+    /// `engine`; a task already begun ends on the table it began with.
+    pub fn reload(&self, engine: Arc<Engine>) {
+        *self.engine.write().unwrap_or_else(PoisonError::into_inner) = engine;
+    }
+
+    /// How many tasks are open, and how many of them on another table than
+    /// the current one.
+    #[must_use]
+    pub fn tasks(&self) -> (usize, usize) {
+        let current = self.engine();
+        let tasks = lock(&self.tasks);
+        let stale = tasks
+            .values()
+            .filter(|t| !Arc::ptr_eq(t.monitor.engine(), &current))
+            .count();
+        (tasks.len(), stale)
+    }
+
+    /// The table digest a task decides with (the current one for a task
+    /// not begun yet).
+    #[must_use]
+    pub fn digest_of(&self, task: &str) -> String {
+        let tasks = lock(&self.tasks);
+        tasks.get(task).map_or_else(
+            || self.engine().table().digest.clone(),
+            |t| t.monitor.engine().table().digest.clone(),
+        )
     }
 
     fn monitor(&self) -> Monitor {
-        let mut m = Monitor::with_engine(Arc::clone(&self.engine), Box::new(self.sink.clone()));
+        let mut m = Monitor::with_engine(self.engine(), Box::new(self.sink.clone()));
         for (name, f) in &self.substitutes {
             let f = Arc::clone(f);
             m.register_fallible_substitute(
@@ -197,28 +244,39 @@ impl Gateway {
         }
     }
 
-    /// Decide one `tools/call`.
+    /// Decide one `tools/call` to the gateway's upstream.
     pub fn call(
         &self,
         tool: &str,
         arguments: Option<Map<String, Value>>,
         spec: &Speculation,
     ) -> Verdict {
+        self.call_to(tool, &self.destination, arguments, spec)
+    }
+
+    /// Decide one call to `destination` (a declared destination name, host
+    /// or URL): `stpc serve`, whose callers reach many destinations.
+    pub fn call_to(
+        &self,
+        tool: &str,
+        destination: &str,
+        arguments: Option<Map<String, Value>>,
+        spec: &Speculation,
+    ) -> Verdict {
         let mut event = ProposedEvent {
             tool: tool.to_owned(),
-            destination: self.destination.clone(),
+            destination: destination.to_owned(),
             mode: spec.mode.clone(),
             confidence: spec.confidence,
             branch: spec.branch.clone(),
             args: Value::Object(arguments.unwrap_or_default()),
         };
         let task = spec.task.clone();
-        let committed = self.engine.committed_mode_name();
         let decided = self.with_task(&task, |t| {
             match t.settled.get(&spec.branch) {
                 Some(Settled::Abandoned) => return Err(ABANDONED_BRANCH.to_owned()),
                 Some(Settled::Promoted) => {
-                    event.mode.clone_from(&committed);
+                    event.mode = t.monitor.engine().committed_mode_name();
                     event.confidence = 1.0;
                 }
                 None => {}
@@ -236,6 +294,7 @@ impl Gateway {
         match decided {
             Ok(Ok((d, Some(rx)))) => Verdict::Hold(Held {
                 seq: d.seq(),
+                decision: decision(&d),
                 resolution: rx,
             }),
             Ok(Ok((d, None))) => self.verdict(&task, d),
@@ -250,6 +309,7 @@ impl Gateway {
 
     fn verdict(&self, task: &str, d: Decided) -> Verdict {
         let refused = refuse(&d);
+        let decision = decision(&d);
         match d.into_outcome() {
             Outcome::Dispatch(ticket) => {
                 let sent = ticket.dispatch();
@@ -258,6 +318,7 @@ impl Gateway {
                         arguments: m.clone(),
                         task: task.to_owned(),
                         dispatched: Box::new(sent),
+                        decision,
                     },
                     // A dispatch's arguments are the event's, an object.
                     _ => Verdict::Refuse {
@@ -267,7 +328,10 @@ impl Gateway {
                     },
                 }
             }
-            Outcome::Shadowed(s) => Verdict::Answer(s.result().clone()),
+            Outcome::Shadowed(s) => Verdict::Answer {
+                result: s.result().clone(),
+                decision,
+            },
             Outcome::Deferred(_) | Outcome::Blocked(_) => refused,
         }
     }
@@ -314,7 +378,13 @@ impl Gateway {
                         (seq, self.verdict(task, *d))
                     }
                 }
-                stpc_runtime::Promoted::Reused(s) => (s.seq(), Verdict::Answer(s.result().clone())),
+                stpc_runtime::Promoted::Reused(s) => (
+                    s.seq(),
+                    Verdict::Answer {
+                        result: s.result().clone(),
+                        decision: json!({"action": "shadow", "reason": "reused"}),
+                    },
+                ),
             };
             if let Some(tx) = waiters.remove(&seq) {
                 let _ = tx.send(verdict);

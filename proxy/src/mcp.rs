@@ -170,7 +170,7 @@ impl Proxy {
                     message,
                     data,
                 } => return Err(error(code, message, Some(data))),
-                Verdict::Answer(result) => {
+                Verdict::Answer { result, .. } => {
                     let text = match &result {
                         Value::String(s) => s.clone(),
                         other => other.to_string(),
@@ -183,6 +183,7 @@ impl Proxy {
                     arguments,
                     task,
                     dispatched,
+                    ..
                 } => {
                     let mut forwarded = request.clone();
                     forwarded.params.arguments = Some(arguments.into_iter().collect());
@@ -212,9 +213,10 @@ impl Proxy {
             .map_err(|e| upstream_error(&e))?;
         match out {
             ServerResult::ListToolsResult(mut list) if self.options.hide_undeclared => {
-                let declared = self.gateway.engine().table();
+                let engine = self.gateway.engine();
+                let declared = &engine.table().tools;
                 list.tools
-                    .retain(|t| declared.tools.iter().any(|d| d.name == t.name.as_ref()));
+                    .retain(|t| declared.iter().any(|d| d.name == t.name.as_ref()));
                 Ok(ServerResult::ListToolsResult(list))
             }
             other => Ok(other),

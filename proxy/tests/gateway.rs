@@ -50,6 +50,7 @@ fn committed_calls_are_forwarded_and_rewritten_ones_carry_the_new_arguments() {
         arguments,
         task,
         dispatched,
+        decision,
     } = g.call(
         "web_search",
         args("weather in lisbon"),
@@ -59,15 +60,22 @@ fn committed_calls_are_forwarded_and_rewritten_ones_carry_the_new_arguments() {
         panic!("expected a forward");
     };
     assert_eq!(Value::Object(arguments), json!({"q": "weather in lisbon"}));
+    assert_eq!(decision["action"], "allow");
     g.complete(&task, *dispatched);
-    let Verdict::Forward { arguments, .. } = g.call(
+    let Verdict::Forward {
+        arguments,
+        decision,
+        ..
+    } = g.call(
         "web_search",
         args(INTENT),
         &spec("t", "main", "committed", 1.0),
-    ) else {
+    )
+    else {
         panic!("expected a rewrite");
     };
     assert_ne!(arguments["q"], json!(INTENT));
+    assert_eq!(decision["action"], "rewrite");
     let stages: Vec<String> = audit
         .records()
         .iter()
