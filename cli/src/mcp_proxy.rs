@@ -33,10 +33,18 @@ pub struct McpProxyArgs {
     pub audit: Option<String>,
     /// The implementation of a substitute the table names: a command that
     /// reads the call (`{"tool", "destination", "args"}`) on standard input
-    /// and writes the result (JSON) on standard output. It runs locally; its
-    /// result answers a SHADOWed call. Repeat for several.
+    /// and writes the result (JSON) on standard output; or, as
+    /// `NAME=mcp:COMMAND`, a local MCP server (started once) that gets the
+    /// call as a `tools/call` of the same tool. It runs locally; its result
+    /// answers a SHADOWed call. Repeat for several.
     #[arg(long = "substitute", value_name = "NAME=COMMAND")]
     pub substitutes: Vec<String>,
+    /// The contract's name of one of the server's tools, for names that are
+    /// not identifiers (`--tool-alias get-sum=get_sum`): the call is decided
+    /// as the contract's tool and forwarded under the server's name. Repeat
+    /// for several.
+    #[arg(long = "tool-alias", value_name = "SERVER_NAME=TOOL")]
+    pub tool_aliases: Vec<String>,
     /// Hide from `tools/list` the tools the table does not declare (it
     /// blocks them all).
     #[arg(long)]
@@ -116,7 +124,11 @@ pub(crate) fn parts(
         let Some((name, command)) = s.split_once('=') else {
             return Err(format!("`--substitute {s}`: expected NAME=COMMAND"));
         };
-        out.push((name.to_owned(), command_substitute(command.to_owned())));
+        let substitute = match command.strip_prefix("mcp:") {
+            Some(server) => stpc_proxy::mcp::mcp_substitute(server.to_owned()),
+            None => command_substitute(command.to_owned()),
+        };
+        out.push((name.to_owned(), substitute));
     }
     Ok((sink, out))
 }
@@ -137,6 +149,17 @@ pub fn run(global: &Global, args: McpProxyArgs) -> Outcome {
             return Outcome::Failure;
         }
     };
+    let mut aliases = std::collections::HashMap::new();
+    for a in &args.tool_aliases {
+        let Some((server, tool)) = a.split_once('=') else {
+            output::fail(
+                global,
+                &format!("`--tool-alias {a}`: expected SERVER_NAME=TOOL"),
+            );
+            return Outcome::Failure;
+        };
+        aliases.insert(server.to_owned(), tool.to_owned());
+    }
     let gateway = Arc::new(Gateway::new(
         engine,
         args.destination.clone(),
@@ -150,6 +173,7 @@ pub fn run(global: &Global, args: McpProxyArgs) -> Outcome {
         },
         Options {
             hide_undeclared: args.hide_undeclared,
+            aliases,
         },
     );
     let runtime = match tokio::runtime::Builder::new_multi_thread()

@@ -28,8 +28,9 @@ pub struct ServeArgs {
     pub audit: Option<String>,
     /// The implementation of a substitute the table names: a command that
     /// reads the call (`{"tool", "destination", "args"}`) on standard input
-    /// and writes the result (JSON) on standard output; its result is the
-    /// `answer` of a SHADOWed call. Repeat for several.
+    /// and writes the result (JSON) on standard output, or (`NAME=mcp:COMMAND`)
+    /// a local MCP server given the call as a `tools/call`; its result is
+    /// the `answer` of a SHADOWed call. Repeat for several.
     #[arg(long = "substitute", value_name = "NAME=COMMAND")]
     pub substitutes: Vec<String>,
     /// Verify the table on load and on every reload (as `stpc verify`),

@@ -9,7 +9,8 @@
 //! server sends the client (sampling, roots, elicitation) and its
 //! notifications are passed back the same way.
 
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::sync::{Arc, OnceLock};
 
 use rmcp::model::{
     CallToolRequest, CallToolResult, ClientNotification, ClientRequest, ClientResult, ContentBlock,
@@ -37,6 +38,19 @@ pub struct Options {
     /// Hide from `tools/list` the tools the contract does not declare (it
     /// never allows them: the verifier proves unknown tools fail closed).
     pub hide_undeclared: bool,
+    /// The contract's name of a server tool, where they differ (MCP names
+    /// such as `get-sum` are not identifiers): server name → contract name.
+    /// A call is decided under the contract's name and forwarded under the
+    /// server's.
+    pub aliases: HashMap<String, String>,
+}
+
+impl Options {
+    /// The contract's name of the server's tool `name`.
+    #[must_use]
+    pub fn contract_name<'a>(&'a self, name: &'a str) -> &'a str {
+        self.aliases.get(name).map_or(name, String::as_str)
+    }
 }
 
 /// The client-facing side.
@@ -150,7 +164,7 @@ impl Proxy {
         let spec = meta::speculation(meta.as_ref(), &self.session_task)
             .map_err(|e| error(crate::gateway::INVALID, e, None))?;
         let gateway = Arc::clone(&self.gateway);
-        let tool = params.name.to_string();
+        let tool = self.options.contract_name(&params.name).to_owned();
         let arguments = params.arguments.clone();
         let mut verdict =
             tokio::task::spawn_blocking(move || gateway.call(&tool, arguments, &spec))
@@ -176,7 +190,11 @@ impl Proxy {
                         other => other.to_string(),
                     };
                     let mut r = CallToolResult::success(vec![ContentBlock::text(text)]);
-                    r.structured_content = Some(result);
+                    // Structured content is an object by the protocol; a
+                    // substitute's string or list is the text alone.
+                    if result.is_object() {
+                        r.structured_content = Some(result);
+                    }
                     return Ok(ServerResult::CallToolResult(r));
                 }
                 Verdict::Forward {
@@ -215,8 +233,10 @@ impl Proxy {
             ServerResult::ListToolsResult(mut list) if self.options.hide_undeclared => {
                 let engine = self.gateway.engine();
                 let declared = &engine.table().tools;
-                list.tools
-                    .retain(|t| declared.iter().any(|d| d.name == t.name.as_ref()));
+                list.tools.retain(|t| {
+                    let name = self.options.contract_name(&t.name);
+                    declared.iter().any(|d| d.name == name)
+                });
                 Ok(ServerResult::ListToolsResult(list))
             }
             other => Ok(other),
@@ -357,4 +377,61 @@ pub async fn serve_stdio(proxy: Proxy) -> Result<(), String> {
         .map_err(|e| format!("the client did not initialize: {e}"))?;
     let _ = running.waiting().await;
     Ok(())
+}
+
+/// How long a local MCP substitute may take to start.
+const SUBSTITUTE_START: std::time::Duration = std::time::Duration::from_secs(10);
+/// How long it may take to answer one call (a SHADOWed call holds its
+/// task meanwhile).
+const SUBSTITUTE_CALL: std::time::Duration = std::time::Duration::from_secs(30);
+
+/// A substitute answered by a local MCP server: `command` (run with
+/// `sh -c`) is started on the first SHADOWed call and kept; each call is
+/// sent to it as a `tools/call` of the same tool with the same arguments
+/// (it runs on this machine: the arguments reach no provider). Its
+/// structured result is the answer, or its text when it has none; a server
+/// that cannot start, or answers an error, fails the substitute (closed).
+#[must_use]
+pub fn mcp_substitute(command: String) -> crate::gateway::Substitute {
+    let server: Arc<OnceLock<Option<RunningService<RoleClient, ()>>>> = Arc::new(OnceLock::new());
+    Arc::new(move |call: &stpc_runtime::ToolCall| {
+        // Substitutes run on a blocking thread of the proxy's runtime.
+        let handle = tokio::runtime::Handle::try_current().ok()?;
+        let running = server.get_or_init(|| {
+            handle.block_on(async {
+                let mut cmd = tokio::process::Command::new("sh");
+                cmd.arg("-c").arg(&command);
+                let transport = rmcp::transport::TokioChildProcess::new(cmd).ok()?;
+                // A server that exits before initializing is not always
+                // noticed by the transport: the start is bounded.
+                tokio::time::timeout(SUBSTITUTE_START, rmcp::serve_client((), transport))
+                    .await
+                    .ok()?
+                    .ok()
+            })
+        });
+        let peer = running.as_ref()?.peer().clone();
+        let arguments = call.args().as_object().cloned();
+        let mut params = rmcp::model::CallToolRequestParams::new(call.tool().to_owned());
+        params.arguments = arguments;
+        let result = handle
+            .block_on(tokio::time::timeout(
+                SUBSTITUTE_CALL,
+                peer.call_tool(params),
+            ))
+            .ok()?
+            .ok()?;
+        if result.is_error == Some(true) {
+            return None;
+        }
+        if let Some(structured) = result.structured_content {
+            return Some(structured);
+        }
+        let text: String = result
+            .content
+            .iter()
+            .filter_map(|c| c.as_text().map(|t| t.text.clone()))
+            .collect();
+        Some(Value::String(text))
+    })
 }

@@ -55,12 +55,12 @@ class Run:
         return [m for m in self.received() if m.get("method") == "tools/call"]
 
 
-def proxied(table: pathlib.Path, run: Run, *extra: str) -> StdioServerParameters:
+def proxied(table: pathlib.Path, run: Run, *extra: str, substitute: str | None = None) -> StdioServerParameters:
     server = f"tee -a {shlex.quote(str(run.log))} | {shlex.quote(sys.executable)} -m mcp_server_time --local-timezone UTC"
     # A local clock that answers in the server's own result schema (the
     # client validates structured results against the tool's output schema).
     local = json.dumps({"timezone": "local", "datetime": "substitute", "day_of_week": "Monday", "is_dst": False})
-    substitute = f"local_clock=echo {shlex.quote(local)}"
+    substitute = substitute or f"local_clock=echo {shlex.quote(local)}"
     return StdioServerParameters(
         command=STPC,
         args=["mcp-proxy", "--table", str(table), "--destination", "time_server",
@@ -77,9 +77,9 @@ def meta(branch: str, confidence: float, mode: str = "speculative") -> dict:
 TIMEOUT = 60
 
 
-def session(table, run, body, *extra):
+def session(table, run, body, *extra, substitute=None):
     async def main():
-        async with stdio_client(proxied(table, run, *extra)) as (read, write):
+        async with stdio_client(proxied(table, run, *extra, substitute=substitute)) as (read, write):
             async with ClientSession(read, write) as s:
                 await s.initialize()
                 return await asyncio.wait_for(body(s), TIMEOUT)
@@ -124,6 +124,46 @@ def test_an_unlikely_ghost_is_answered_by_the_substitute(table, tmp_path):
     assert result.structured_content == {
         "timezone": "local", "datetime": "substitute", "day_of_week": "Monday", "is_dst": False}
     assert run.calls() == []
+
+
+def test_a_ghost_can_be_answered_by_a_local_mcp_server(table, tmp_path):
+    run = Run(tmp_path)
+    # A second, local instance of the same server answers SHADOWed calls:
+    # the upstream (logged) never sees them.
+    local_log = tmp_path / "local-stdin.jsonl"
+    local = f"tee -a {shlex.quote(str(local_log))} | {shlex.quote(sys.executable)} -m mcp_server_time --local-timezone UTC"
+
+    async def body(s):
+        return await s.call_tool("get_current_time", {"timezone": "Asia/Tokyo"}, meta=meta("b1", 0.1))
+
+    result = session(table, run, body, substitute=f"local_clock=mcp:{local}")
+    assert result.structured_content["timezone"] == "Asia/Tokyo"
+    assert run.calls() == []
+    [call] = [json.loads(l) for l in local_log.read_text().splitlines() if '"tools/call"' in l]
+    assert call["params"]["name"] == "get_current_time"
+    assert call["params"]["arguments"] == {"timezone": "Asia/Tokyo"}
+
+
+def test_a_local_mcp_substitute_that_cannot_start_fails_closed(table, tmp_path):
+    run = Run(tmp_path)
+
+    # The SHADOW fails, so the call is deferred (closed): it waits for its
+    # branch, and its abandonment drops it.
+    async def body(s):
+        call = asyncio.create_task(
+            s.call_tool("get_current_time", {"timezone": "Asia/Tokyo"}, meta=meta("b1", 0.1)))
+        await asyncio.sleep(1)
+        assert not call.done()
+        await s.send_notification(StpcNotification(method="notifications/stpc/abandon", params={"branch": "b1"}))
+        with pytest.raises(MCPError) as e:
+            await asyncio.wait_for(call, 20)
+        return e.value
+
+    err = session(table, run, body, substitute="local_clock=mcp:exit 3")
+    assert err.code == -32002 and err.data["reason"] == "abandoned", err.data
+    assert run.calls() == []
+    reasons = [json.loads(l).get("reason") for l in run.audit.read_text().splitlines()]
+    assert "substitute_failed" in reasons, reasons
 
 
 def test_a_deferred_call_is_sent_when_its_branch_is_promoted(table, tmp_path):
