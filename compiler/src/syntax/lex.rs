@@ -382,21 +382,85 @@ enum Reading {
     Stray,
 }
 
-/// Applies `reading` to the stack of open delimiters.
-fn apply(stack: &mut Vec<(char, usize)>, close: char, reading: Reading) {
-    match reading {
-        Reading::Replace => {
-            stack.pop();
-        }
-        Reading::CloseOuter => {
-            while let Some((open, _)) = stack.pop() {
-                if closer_of(open) == close {
-                    break;
-                }
-            }
-        }
-        Reading::Stray => {}
+/// The open delimiters, innermost last, with where each kind was last
+/// opened: the nearest opener a closer could close is found at once, not
+/// by a scan (a file of 60,000 `(` and 2,000 `]` made every `]` scan and
+/// copy the whole stack).
+#[derive(Default)]
+struct Open {
+    stack: Vec<(char, usize)>,
+    /// Indexes into `stack` of its `(`, `[` and `{`.
+    by_kind: [Vec<usize>; 3],
+}
+
+fn kind(open: char) -> usize {
+    match open {
+        '(' => 0,
+        '[' => 1,
+        _ => 2,
     }
+}
+
+impl Open {
+    fn push(&mut self, open: char, at: usize) {
+        if let Some(k) = self.by_kind.get_mut(kind(open)) {
+            k.push(self.stack.len());
+        }
+        self.stack.push((open, at));
+    }
+
+    fn pop(&mut self) -> Option<(char, usize)> {
+        let top = self.stack.pop()?;
+        if let Some(k) = self.by_kind.get_mut(kind(top.0)) {
+            k.pop();
+        }
+        Some(top)
+    }
+
+    fn last(&self) -> Option<(char, usize)> {
+        self.stack.last().copied()
+    }
+
+    fn len(&self) -> usize {
+        self.stack.len()
+    }
+
+    /// Where the innermost opener that `close` closes is, if any is open.
+    fn nearest(&self, close: char) -> Option<usize> {
+        let open = match close {
+            ')' => '(',
+            ']' => '[',
+            _ => '{',
+        };
+        self.by_kind.get(kind(open))?.last().copied()
+    }
+
+    /// The stack after `reading`, as the length it keeps.
+    fn kept(&self, close: char, reading: Reading) -> usize {
+        match reading {
+            Reading::Replace => self.len().saturating_sub(1),
+            Reading::CloseOuter => self.nearest(close).unwrap_or(0),
+            Reading::Stray => self.len(),
+        }
+    }
+
+    /// Applies `reading`.
+    fn apply(&mut self, close: char, reading: Reading) {
+        let keep = self.kept(close, reading);
+        while self.len() > keep {
+            self.pop();
+        }
+    }
+}
+
+/// The errors `rest` makes after a stack of which the first `keep` entries
+/// remain: the lookahead can only pop `rest.len()` of them, so only those
+/// are simulated and the rest is counted as unclosed.
+fn cost_after(stack: &[(char, usize)], keep: usize, rest: &[char]) -> usize {
+    let kept = stack.get(..keep).unwrap_or(stack);
+    let below = kept.len().saturating_sub(rest.len() + 1);
+    let window = kept.get(below..).unwrap_or(&[]).to_vec();
+    below + errors_after(window, rest)
 }
 
 /// Counts the delimiter errors in `rest`, starting from `stack`, with the
@@ -430,14 +494,14 @@ fn balance(file: FileId, text: &str, tokens: &mut [Token]) -> Vec<Diagnostic> {
     let span = |a: usize, b: usize| Span::new(file, a, b);
     let delims: Vec<char> = tokens.iter().filter_map(|t| delimiter(text, t)).collect();
     let mut seen = 0;
-    let mut stack: Vec<(char, usize)> = Vec::new();
+    let mut stack = Open::default();
     let mut out = Vec::new();
     for t in tokens.iter_mut() {
         t.depth = stack.len();
         // `(` and `[` never contain a `;`: one still open at a `;` was
         // never closed, and the `;` is where its closer belongs.
         if text.get(t.start..t.end) == Some(";") {
-            while let Some(&(open, at_open)) = stack.last().filter(|(o, _)| matches!(o, '(' | '['))
+            while let Some((open, at_open)) = stack.last().filter(|(o, _)| matches!(o, '(' | '['))
             {
                 out.push(errors::unclosed_before_semicolon(
                     span(at_open, at_open + 1),
@@ -454,7 +518,7 @@ fn balance(file: FileId, text: &str, tokens: &mut [Token]) -> Vec<Diagnostic> {
         };
         seen += 1;
         if matches!(c, '{' | '(' | '[') {
-            stack.push((c, t.start));
+            stack.push(c, t.start);
             continue;
         }
         // How the rest reads after each choice, judged on a bounded
@@ -462,22 +526,20 @@ fn balance(file: FileId, text: &str, tokens: &mut [Token]) -> Vec<Diagnostic> {
         let rest = delims
             .get(seen..(seen + LOOKAHEAD).min(delims.len()))
             .unwrap_or(&[]);
-        match stack.last().copied() {
+        match stack.last() {
             None => out.push(errors::unmatched_close(span(t.start, t.end), c)),
             Some((open, _)) if closer_of(open) == c => {
                 stack.pop();
                 t.depth = stack.len();
             }
             Some((open, at_open)) => {
-                let outer = stack.iter().any(|&(o, _)| closer_of(o) == c);
+                let outer = stack.nearest(c).is_some();
                 let mut best = (Reading::Replace, usize::MAX);
                 for reading in [Reading::Replace, Reading::CloseOuter, Reading::Stray] {
                     if reading == Reading::CloseOuter && !outer {
                         continue;
                     }
-                    let mut trial = stack.clone();
-                    apply(&mut trial, c, reading);
-                    let cost = errors_after(trial, rest);
+                    let cost = cost_after(&stack.stack, stack.kept(c, reading), rest);
                     if cost < best.1 {
                         best = (reading, cost);
                     }
@@ -489,7 +551,7 @@ fn balance(file: FileId, text: &str, tokens: &mut [Token]) -> Vec<Diagnostic> {
                     Reading::CloseOuter => errors::missing_inner_closer(close, c, open_span, open),
                     Reading::Stray => errors::unmatched_close(close, c),
                 });
-                apply(&mut stack, c, best.0);
+                stack.apply(c, best.0);
                 t.depth = stack.len();
             }
         }
@@ -497,7 +559,7 @@ fn balance(file: FileId, text: &str, tokens: &mut [Token]) -> Vec<Diagnostic> {
     // The end of the last significant text, where a missing closer belongs.
     let eof = span(text.trim_end().len(), text.trim_end().len());
     let starts = item_starts(text, tokens);
-    for (open, at_open) in stack.into_iter().rev() {
+    for (open, at_open) in stack.stack.into_iter().rev() {
         let hint = (open == '{')
             .then(|| {
                 let i = starts.partition_point(|t| t.start <= at_open);
