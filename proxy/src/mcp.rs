@@ -13,13 +13,15 @@ use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
 
 use rmcp::model::{
-    CallToolRequest, CallToolResult, ClientNotification, ClientRequest, ClientResult, ContentBlock,
-    ErrorCode, ErrorData, InitializeRequestParams, InitializeResult, RequestMetaObject,
+    CallToolRequest, CallToolResult, CancelledNotification, CancelledNotificationParam,
+    ClientNotification, ClientRequest, ClientResult, ContentBlock, ErrorCode, ErrorData,
+    InitializeRequestParams, InitializeResult, ProgressToken, RequestMetaObject,
     ServerNotification, ServerPeerInfo, ServerRequest, ServerResult,
 };
-use rmcp::service::{NotificationContext, RequestContext, RunningService};
+use rmcp::service::{NotificationContext, PeerRequestOptions, RequestContext, RunningService};
 use rmcp::{Peer, RoleClient, RoleServer, Service};
 use serde_json::{Map, Value};
+use std::sync::{Mutex, PoisonError};
 use tokio::sync::OnceCell;
 
 use crate::gateway::{Gateway, Verdict};
@@ -60,12 +62,20 @@ pub struct Proxy {
     options: Options,
     session_task: String,
     server: OnceCell<RunningService<RoleClient, ToClient>>,
+    progress: Progress,
 }
+
+/// The progress tokens of requests in flight upstream, each with the
+/// client's own: the SDK gives every request it sends a token of its own,
+/// so the server's progress notifications name the proxy's token and are
+/// passed back under the client's.
+type Progress = Arc<Mutex<HashMap<ProgressToken, ProgressToken>>>;
 
 /// The server-facing side: what the server sends is passed to the client.
 pub struct ToClient {
     info: InitializeRequestParams,
     client: Peer<RoleServer>,
+    progress: Progress,
 }
 
 fn error(code: i32, message: impl Into<String>, data: Option<Value>) -> ErrorData {
@@ -97,6 +107,7 @@ impl Proxy {
             options,
             session_task: "session".to_owned(),
             server: OnceCell::new(),
+            progress: Arc::new(Mutex::new(HashMap::new())),
         }
     }
 
@@ -123,15 +134,23 @@ impl Proxy {
                         None,
                     )
                 })?;
-                rmcp::serve_client(ToClient { info, client }, transport)
-                    .await
-                    .map_err(|e| {
-                        error(
-                            ErrorCode::INTERNAL_ERROR.0,
-                            format!("the upstream server did not initialize: {e}"),
-                            None,
-                        )
-                    })
+                let progress = Arc::clone(&self.progress);
+                rmcp::serve_client(
+                    ToClient {
+                        info,
+                        client,
+                        progress,
+                    },
+                    transport,
+                )
+                .await
+                .map_err(|e| {
+                    error(
+                        ErrorCode::INTERNAL_ERROR.0,
+                        format!("the upstream server did not initialize: {e}"),
+                        None,
+                    )
+                })
             })
             .await
     }
@@ -146,11 +165,49 @@ impl Proxy {
         })
     }
 
+    /// Send `request` upstream for the client's request `context`: the
+    /// client's progress token is mapped, and the client's cancellation is
+    /// passed on as the cancellation of the upstream request (request ids
+    /// differ on the two sides, so the client's own notification is not).
+    async fn forward(
+        &self,
+        request: ClientRequest,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<ServerResult, ErrorData> {
+        let server = self.server()?;
+        let client_token = context.meta.get_progress_token();
+        let handle = server
+            .send_request_with_option(request, PeerRequestOptions::no_options())
+            .await
+            .map_err(|e| upstream_error(&e))?;
+        let ours = handle.progress_token.clone();
+        let id = handle.id.clone();
+        if let Some(theirs) = client_token {
+            lock(&self.progress).insert(ours.clone(), theirs);
+        }
+        let out = tokio::select! {
+            r = handle.await_response() => r.map_err(|e| upstream_error(&e)),
+            () = context.ct.cancelled() => {
+                let cancel = CancelledNotification::new(CancelledNotificationParam::new(
+                    Some(id),
+                    Some("the client cancelled the request".to_owned()),
+                ));
+                let _ = server
+                    .send_notification(ClientNotification::CancelledNotification(cancel))
+                    .await;
+                Err(error(ErrorCode::INTERNAL_ERROR.0, "the request was cancelled", None))
+            }
+        };
+        lock(&self.progress).remove(&ours);
+        out
+    }
+
     async fn call_tool(
         &self,
         request: CallToolRequest,
-        context_meta: &RequestMetaObject,
+        context: &RequestContext<RoleServer>,
     ) -> Result<ServerResult, ErrorData> {
+        let context_meta = &context.meta;
         let params = &request.params;
         // rmcp moves `params._meta` into the request's extensions (the
         // context's `meta`); a copy left in the params is read too.
@@ -213,22 +270,21 @@ impl Proxy {
                         m.0 .0.retain(|k, _| !k.starts_with("stpc/"));
                     }
                     let out = self
-                        .server()?
-                        .send_request(ClientRequest::CallToolRequest(forwarded))
+                        .forward(ClientRequest::CallToolRequest(forwarded), context)
                         .await;
                     self.gateway.complete(&task, *dispatched);
-                    return out.map_err(|e| upstream_error(&e));
+                    return out;
                 }
             }
         }
     }
 
-    async fn list_tools(&self, request: ClientRequest) -> Result<ServerResult, ErrorData> {
-        let out = self
-            .server()?
-            .send_request(request)
-            .await
-            .map_err(|e| upstream_error(&e))?;
+    async fn list_tools(
+        &self,
+        request: ClientRequest,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<ServerResult, ErrorData> {
+        let out = self.forward(request, context).await?;
         match out {
             ServerResult::ListToolsResult(mut list) if self.options.hide_undeclared => {
                 let engine = self.gateway.engine();
@@ -283,13 +339,9 @@ impl Service<RoleServer> for Proxy {
                 })?;
                 Ok(ServerResult::InitializeResult(initialize_result(&info)))
             }
-            ClientRequest::CallToolRequest(call) => self.call_tool(call, &context.meta).await,
-            r @ ClientRequest::ListToolsRequest(_) => self.list_tools(r).await,
-            other => self
-                .server()?
-                .send_request(other)
-                .await
-                .map_err(|e| upstream_error(&e)),
+            ClientRequest::CallToolRequest(call) => self.call_tool(call, &context).await,
+            r @ ClientRequest::ListToolsRequest(_) => self.list_tools(r, &context).await,
+            other => self.forward(other, &context).await,
         }
     }
 
@@ -307,6 +359,10 @@ impl Service<RoleServer> for Proxy {
                 // `stpc/` notifications are the gateway's; never forwarded.
                 return Ok(());
             }
+        }
+        if matches!(notification, ClientNotification::CancelledNotification(_)) {
+            // Passed on by `forward`, with the upstream request's id.
+            return Ok(());
         }
         if let Ok(server) = self.server() {
             // A notification cannot be answered: a failure to pass it on
@@ -341,9 +397,14 @@ impl Service<RoleClient> for ToClient {
 
     async fn handle_notification(
         &self,
-        notification: ServerNotification,
+        mut notification: ServerNotification,
         _context: NotificationContext<RoleClient>,
     ) -> Result<(), ErrorData> {
+        if let ServerNotification::ProgressNotification(p) = &mut notification {
+            if let Some(theirs) = lock(&self.progress).get(&p.params.progress_token) {
+                p.params.progress_token = theirs.clone();
+            }
+        }
         let _ = self.client.send_notification(notification).await;
         Ok(())
     }
@@ -351,6 +412,11 @@ impl Service<RoleClient> for ToClient {
     fn get_info(&self) -> InitializeRequestParams {
         self.info.clone()
     }
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    // One insert or remove per request: never left half-done.
+    m.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 /// The upstream's initialize result, as the client receives it.

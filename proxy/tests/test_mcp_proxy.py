@@ -330,6 +330,8 @@ FS_SERVER = os.environ.get("STPC_FS_SERVER")
 @pytest.fixture
 def fs(tmp_path):
     if not FS_SERVER:
+        if os.environ.get("STPC_REQUIRE_SERVERS"):
+            raise AssertionError("STPC_REQUIRE_SERVERS is set but STPC_FS_SERVER is not")
         pytest.skip("STPC_FS_SERVER (the npm filesystem server's dist/index.js) is not set")
     root = tmp_path / "workspace"
     root.mkdir()

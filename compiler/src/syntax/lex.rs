@@ -501,8 +501,7 @@ fn balance(file: FileId, text: &str, tokens: &mut [Token]) -> Vec<Diagnostic> {
         // `(` and `[` never contain a `;`: one still open at a `;` was
         // never closed, and the `;` is where its closer belongs.
         if text.get(t.start..t.end) == Some(";") {
-            while let Some((open, at_open)) = stack.last().filter(|(o, _)| matches!(o, '(' | '['))
-            {
+            while let Some((open, at_open)) = stack.last().filter(|(o, _)| matches!(o, '(' | '[')) {
                 out.push(errors::unclosed_before_semicolon(
                     span(at_open, at_open + 1),
                     open,
