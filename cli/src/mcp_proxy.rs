@@ -56,8 +56,26 @@ pub struct McpProxyArgs {
     /// Signature requirements.
     #[command(flatten)]
     pub trust: crate::sign::TrustArgs,
+    /// The upstream server's streamable-HTTP endpoint (`http://host/mcp`),
+    /// instead of a command to start.
+    #[arg(long, value_name = "URL", conflicts_with = "server")]
+    pub upstream: Option<String>,
+    /// Serve MCP clients over streamable HTTP at `http://ADDR/mcp` instead
+    /// of on standard input and output: one upstream connection and one
+    /// set of tasks per session (port 0: any free port, printed on start).
+    #[arg(long, value_name = "ADDR")]
+    pub listen: Option<std::net::SocketAddr>,
+    /// With `--listen`: accept requests with this `Host` besides the
+    /// loopback names (repeat for several); others are refused, so a web
+    /// page cannot reach the proxy by DNS rebinding.
+    #[arg(long = "allow-host", value_name = "HOST", requires = "listen")]
+    pub allow_hosts: Vec<String>,
     /// The upstream server's command and arguments (after `--`).
-    #[arg(last = true, required = true, value_name = "SERVER")]
+    #[arg(
+        last = true,
+        required_unless_present = "upstream",
+        value_name = "SERVER"
+    )]
     pub server: Vec<String>,
 }
 
@@ -166,16 +184,14 @@ pub fn run(global: &Global, args: McpProxyArgs) -> Outcome {
         sink,
         substitutes,
     ));
-    let proxy = Proxy::new(
-        gateway,
-        Upstream {
-            command: args.server.clone(),
-        },
-        Options {
-            hide_undeclared: args.hide_undeclared,
-            aliases,
-        },
-    );
+    let upstream = match &args.upstream {
+        Some(url) => Upstream::Http(url.clone()),
+        None => Upstream::Command(args.server.clone()),
+    };
+    let options = Options {
+        hide_undeclared: args.hide_undeclared,
+        aliases,
+    };
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -187,7 +203,28 @@ pub fn run(global: &Global, args: McpProxyArgs) -> Outcome {
             return Outcome::Failure;
         }
     };
-    match runtime.block_on(stpc_proxy::mcp::serve_stdio(proxy)) {
+    let served = match args.listen {
+        None => runtime.block_on(stpc_proxy::mcp::serve_stdio(Proxy::new(
+            gateway, upstream, options,
+        ))),
+        Some(addr) => runtime.block_on(async move {
+            let listener = tokio::net::TcpListener::bind(addr)
+                .await
+                .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
+            let local = listener
+                .local_addr()
+                .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
+            eprintln!("stpc mcp-proxy: listening on http://{local}/mcp");
+            let make = Arc::new(move |n: u64| {
+                Proxy::new(Arc::clone(&gateway), upstream.clone(), options.clone())
+                    .for_session(&format!("s{n}"))
+            });
+            stpc_proxy::http::serve(listener, make, &args.allow_hosts)
+                .await
+                .map_err(|e| format!("the proxy stopped: {e}"))
+        }),
+    };
+    match served {
         Ok(()) => Outcome::Success,
         Err(message) => {
             output::fail(global, &message);

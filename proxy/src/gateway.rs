@@ -418,6 +418,17 @@ impl Gateway {
         n
     }
 
+    /// End every task whose name starts with `prefix` (a session's, when
+    /// the session closes). Returns how many held calls were dropped.
+    pub fn end_tasks_under(&self, prefix: &str) -> usize {
+        let names: Vec<String> = lock(&self.tasks)
+            .keys()
+            .filter(|t| t.starts_with(prefix))
+            .cloned()
+            .collect();
+        names.iter().map(|t| self.end_task(t)).sum()
+    }
+
     /// End a task: every held call is abandoned, budgets reset.
     pub fn end_task(&self, task: &str) -> usize {
         let Some(mut t) = lock(&self.tasks).remove(task) else {

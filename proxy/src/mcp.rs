@@ -29,9 +29,11 @@ use crate::meta;
 
 /// How to reach the upstream server.
 #[derive(Clone, Debug)]
-pub struct Upstream {
-    /// The server's command and arguments.
-    pub command: Vec<String>,
+pub enum Upstream {
+    /// A command (and its arguments) to start, spoken to on its stdio.
+    Command(Vec<String>),
+    /// A streamable-HTTP server's MCP endpoint (`http://…/mcp`).
+    Http(String),
 }
 
 /// Options of the proxy.
@@ -61,6 +63,9 @@ pub struct Proxy {
     upstream: Upstream,
     options: Options,
     session_task: String,
+    /// Put before every task name (empty on stdio, where the session is
+    /// the process).
+    task_prefix: String,
     server: OnceCell<RunningService<RoleClient, ToClient>>,
     progress: Progress,
 }
@@ -106,9 +111,23 @@ impl Proxy {
             upstream,
             options,
             session_task: "session".to_owned(),
+            task_prefix: String::new(),
             server: OnceCell::new(),
             progress: Arc::new(Mutex::new(HashMap::new())),
         }
+    }
+
+    /// A proxy for one session among several (the HTTP listener's): its
+    /// tasks are its own, even where another session names a task alike.
+    #[must_use]
+    pub fn for_session(mut self, session: &str) -> Proxy {
+        self.task_prefix = format!("{session}/");
+        self
+    }
+
+    /// The gateway's name of the session's task `task`.
+    fn task(&self, task: &str) -> String {
+        format!("{}{task}", self.task_prefix)
     }
 
     async fn start(
@@ -118,39 +137,52 @@ impl Proxy {
     ) -> Result<&RunningService<RoleClient, ToClient>, ErrorData> {
         self.server
             .get_or_try_init(|| async {
-                let Some((program, args)) = self.upstream.command.split_first() else {
-                    return Err(error(
-                        ErrorCode::INTERNAL_ERROR.0,
-                        "no upstream command",
-                        None,
-                    ));
+                let to_client = ToClient {
+                    info,
+                    client,
+                    progress: Arc::clone(&self.progress),
                 };
-                let mut cmd = tokio::process::Command::new(program);
-                cmd.args(args);
-                let transport = rmcp::transport::TokioChildProcess::new(cmd).map_err(|e| {
-                    error(
-                        ErrorCode::INTERNAL_ERROR.0,
-                        format!("cannot start the upstream server: {e}"),
-                        None,
-                    )
-                })?;
-                let progress = Arc::clone(&self.progress);
-                rmcp::serve_client(
-                    ToClient {
-                        info,
-                        client,
-                        progress,
-                    },
-                    transport,
-                )
-                .await
-                .map_err(|e| {
+                let did_not_initialize = |e: rmcp::service::ClientInitializeError| {
                     error(
                         ErrorCode::INTERNAL_ERROR.0,
                         format!("the upstream server did not initialize: {e}"),
                         None,
                     )
-                })
+                };
+                match &self.upstream {
+                    Upstream::Command(command) => {
+                        let Some((program, args)) = command.split_first() else {
+                            return Err(error(
+                                ErrorCode::INTERNAL_ERROR.0,
+                                "no upstream command",
+                                None,
+                            ));
+                        };
+                        let mut cmd = tokio::process::Command::new(program);
+                        cmd.args(args);
+                        let transport =
+                            rmcp::transport::TokioChildProcess::new(cmd).map_err(|e| {
+                                error(
+                                    ErrorCode::INTERNAL_ERROR.0,
+                                    format!("cannot start the upstream server: {e}"),
+                                    None,
+                                )
+                            })?;
+                        rmcp::serve_client(to_client, transport)
+                            .await
+                            .map_err(did_not_initialize)
+                    }
+                    Upstream::Http(url) => {
+                        // TLS through ring (see Cargo.toml); installing it
+                        // twice is not an error.
+                        let _ = rustls::crypto::ring::default_provider().install_default();
+                        let transport =
+                            rmcp::transport::StreamableHttpClientTransport::from_uri(url.as_str());
+                        rmcp::serve_client(to_client, transport)
+                            .await
+                            .map_err(did_not_initialize)
+                    }
+                }
             })
             .await
     }
@@ -218,8 +250,9 @@ impl Proxy {
             }
         }
         let meta = Some(meta);
-        let spec = meta::speculation(meta.as_ref(), &self.session_task)
+        let mut spec = meta::speculation(meta.as_ref(), &self.session_task)
             .map_err(|e| error(crate::gateway::INVALID, e, None))?;
+        spec.task = self.task(&spec.task);
         let gateway = Arc::clone(&self.gateway);
         let tool = self.options.contract_name(&params.name).to_owned();
         let arguments = params.arguments.clone();
@@ -305,6 +338,7 @@ impl Proxy {
             // A malformed notification cannot be answered; it settles nothing.
             return;
         };
+        let task = self.task(&task);
         match method {
             meta::PROMOTE => {
                 self.gateway.promote(&task, &branch);
@@ -315,6 +349,16 @@ impl Proxy {
             _ => {
                 self.gateway.end_task(&task);
             }
+        }
+    }
+}
+
+impl Drop for Proxy {
+    fn drop(&mut self) {
+        // A session of the HTTP listener ends: its tasks end with it (their
+        // held calls are dropped, never sent).
+        if !self.task_prefix.is_empty() {
+            self.gateway.end_tasks_under(&self.task_prefix);
         }
     }
 }
