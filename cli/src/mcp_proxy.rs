@@ -95,18 +95,49 @@ fn command_substitute(command: String) -> Substitute {
             .stderr(Stdio::null())
             .spawn()
             .ok()?;
-        // A command need not read its input (`echo …` exits at once): a
-        // write to a closed pipe is not its failure, its exit status is.
+        // The input is written and the output read on threads of their own,
+        // so a command that reads or writes more than a pipe holds cannot
+        // block the decision past its deadline. A command need not read its
+        // input (`echo …` exits at once): a write to a closed pipe is not
+        // its failure, its exit status is.
         if let Some(mut stdin) = child.stdin.take() {
-            let _ = stdin.write_all(input.to_string().as_bytes());
+            let text = input.to_string();
+            std::thread::spawn(move || {
+                let _ = stdin.write_all(text.as_bytes());
+            });
         }
-        let out = child.wait_with_output().ok()?;
-        if !out.status.success() {
+        let mut stdout = child.stdout.take()?;
+        let reader = std::thread::spawn(move || {
+            let mut out = Vec::new();
+            let _ = std::io::Read::read_to_end(&mut stdout, &mut out);
+            out
+        });
+        let deadline = std::time::Instant::now() + SUBSTITUTE_DEADLINE;
+        let status = loop {
+            match child.try_wait() {
+                Ok(Some(status)) => break status,
+                Ok(None) if std::time::Instant::now() < deadline => {
+                    std::thread::sleep(std::time::Duration::from_millis(2));
+                }
+                _ => {
+                    // Too slow, or gone wrong: killed, and the SHADOW fails
+                    // closed.
+                    let _ = child.kill();
+                    let _ = child.wait();
+                    return None;
+                }
+            }
+        };
+        let out = reader.join().ok()?;
+        if !status.success() {
             return None;
         }
-        serde_json::from_slice::<Value>(&out.stdout).ok()
+        serde_json::from_slice::<Value>(&out).ok()
     })
 }
+
+/// How long a substitute command may run.
+const SUBSTITUTE_DEADLINE: std::time::Duration = std::time::Duration::from_secs(30);
 
 /// A table checked as `stpc decide` checks it (digest, signature,
 /// verification on load), as an engine.
@@ -129,6 +160,7 @@ pub(crate) type Substitutes = Vec<(String, Substitute)>;
 pub(crate) fn parts(
     audit: Option<&str>,
     substitutes: &[String],
+    aliases: &std::collections::HashMap<String, String>,
 ) -> Result<(Box<dyn AuditSink + Send>, Substitutes), String> {
     let sink: Box<dyn AuditSink + Send> = match audit {
         None => crate::decide::discard(),
@@ -143,7 +175,7 @@ pub(crate) fn parts(
             return Err(format!("`--substitute {s}`: expected NAME=COMMAND"));
         };
         let substitute = match command.strip_prefix("mcp:") {
-            Some(server) => stpc_proxy::mcp::mcp_substitute(server.to_owned()),
+            Some(server) => stpc_proxy::mcp::mcp_substitute(server.to_owned(), aliases),
             None => command_substitute(command.to_owned()),
         };
         out.push((name.to_owned(), substitute));
@@ -160,13 +192,6 @@ pub fn run(global: &Global, args: McpProxyArgs) -> Outcome {
             return Outcome::Failure;
         }
     };
-    let (sink, substitutes) = match parts(args.audit.as_deref(), &args.substitutes) {
-        Ok(p) => p,
-        Err(message) => {
-            output::fail(global, &message);
-            return Outcome::Failure;
-        }
-    };
     let mut aliases = std::collections::HashMap::new();
     for a in &args.tool_aliases {
         let Some((server, tool)) = a.split_once('=') else {
@@ -178,6 +203,13 @@ pub fn run(global: &Global, args: McpProxyArgs) -> Outcome {
         };
         aliases.insert(server.to_owned(), tool.to_owned());
     }
+    let (sink, substitutes) = match parts(args.audit.as_deref(), &args.substitutes, &aliases) {
+        Ok(p) => p,
+        Err(message) => {
+            output::fail(global, &message);
+            return Outcome::Failure;
+        }
+    };
     let gateway = Arc::new(Gateway::new(
         engine,
         args.destination.clone(),

@@ -60,14 +60,17 @@ pub fn run(global: &Global, args: ServeArgs) -> Outcome {
             return Outcome::Failure;
         }
     };
-    let (sink, substitutes) =
-        match crate::mcp_proxy::parts(args.audit.as_deref(), &args.substitutes) {
-            Ok(p) => p,
-            Err(message) => {
-                output::fail(global, &message);
-                return Outcome::Failure;
-            }
-        };
+    let (sink, substitutes) = match crate::mcp_proxy::parts(
+        args.audit.as_deref(),
+        &args.substitutes,
+        &std::collections::HashMap::new(),
+    ) {
+        Ok(p) => p,
+        Err(message) => {
+            output::fail(global, &message);
+            return Outcome::Failure;
+        }
+    };
     // Every call names its destination; the gateway's own is never used.
     let gateway = Arc::new(Gateway::new(engine, "", sink, substitutes));
     let sidecar = Sidecar::new(gateway, args.allow_hosts.clone());

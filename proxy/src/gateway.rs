@@ -336,11 +336,14 @@ impl Gateway {
         }
     }
 
-    /// Record that a forwarded call completed.
+    /// Record that a forwarded call completed (in its task, if the task
+    /// has not ended meanwhile: completion never starts a task).
     pub fn complete(&self, task: &str, dispatched: Dispatched) {
         // A failure to record completion cannot un-send the call; the
         // decision was audited before it left.
-        let _ = self.with_task(task, |t| t.monitor.complete(dispatched));
+        if let Some(t) = lock(&self.tasks).get_mut(task) {
+            let _ = t.monitor.complete(dispatched);
+        }
     }
 
     /// Promote a branch of a task: its held calls are decided again as
@@ -441,6 +444,13 @@ impl Gateway {
         }
         n
     }
+}
+
+/// The verdict of a held call that was dropped (its branch abandoned, its
+/// task ended): refused, never sent.
+#[must_use]
+pub fn dropped() -> Verdict {
+    abandoned()
 }
 
 fn abandoned() -> Verdict {

@@ -207,6 +207,13 @@ impl Proxy {
         context: &RequestContext<RoleServer>,
     ) -> Result<ServerResult, ErrorData> {
         let server = self.server()?;
+        if context.ct.is_cancelled() {
+            return Err(error(
+                ErrorCode::INTERNAL_ERROR.0,
+                "the request was cancelled",
+                None,
+            ));
+        }
         let client_token = context.meta.get_progress_token();
         let handle = server
             .send_request_with_option(request, PeerRequestOptions::no_options())
@@ -239,6 +246,10 @@ impl Proxy {
         request: CallToolRequest,
         context: &RequestContext<RoleServer>,
     ) -> Result<ServerResult, ErrorData> {
+        // Nothing is decided for a session without an upstream (a request
+        // that skipped the initialize handshake): it could not be sent, and
+        // its budgets and audit would be charged for nothing.
+        self.server()?;
         let context_meta = &context.meta;
         let params = &request.params;
         // rmcp moves `params._meta` into the request's extensions (the
@@ -263,7 +274,19 @@ impl Proxy {
         loop {
             match verdict {
                 Verdict::Hold(held) => {
-                    verdict = held.resolution.await.unwrap_or_else(|_| Verdict::Refuse {
+                    // A client that cancels a held call is answered now; its
+                    // release, if it comes, is dropped (never sent).
+                    let resolution = tokio::select! {
+                        r = held.resolution => r,
+                        () = context.ct.cancelled() => {
+                            return Err(error(
+                                ErrorCode::INTERNAL_ERROR.0,
+                                "the request was cancelled",
+                                None,
+                            ));
+                        }
+                    };
+                    verdict = resolution.unwrap_or_else(|_| Verdict::Refuse {
                         code: crate::gateway::ABANDONED,
                         message: "stpc dropped this deferred call".to_owned(),
                         data: serde_json::json!({"action": "defer", "reason": "abandoned"}),
@@ -305,7 +328,13 @@ impl Proxy {
                     let out = self
                         .forward(ClientRequest::CallToolRequest(forwarded), context)
                         .await;
-                    self.gateway.complete(&task, *dispatched);
+                    let gateway = Arc::clone(&self.gateway);
+                    // Off the async workers: the gateway's lock may be held
+                    // by a decision running a substitute.
+                    let _ = tokio::task::spawn_blocking(move || {
+                        gateway.complete(&task, *dispatched);
+                    })
+                    .await;
                     return out;
                 }
             }
@@ -332,24 +361,29 @@ impl Proxy {
         }
     }
 
-    fn settle(&self, method: &str, params: Option<&Value>) {
+    async fn settle(&self, method: &str, params: Option<&Value>) {
         let needs_branch = method != meta::END_TASK;
         let Ok((task, branch)) = meta::settle(params, &self.session_task, needs_branch) else {
             // A malformed notification cannot be answered; it settles nothing.
             return;
         };
         let task = self.task(&task);
-        match method {
+        let gateway = Arc::clone(&self.gateway);
+        let method = method.to_owned();
+        // Off the async workers: a promotion decides again, and a decision
+        // may run a substitute (which may itself need the runtime).
+        let _ = tokio::task::spawn_blocking(move || match method.as_str() {
             meta::PROMOTE => {
-                self.gateway.promote(&task, &branch);
+                gateway.promote(&task, &branch);
             }
             meta::ABANDON => {
-                self.gateway.abandon(&task, &branch);
+                gateway.abandon(&task, &branch);
             }
             _ => {
-                self.gateway.end_task(&task);
+                gateway.end_task(&task);
             }
-        }
+        })
+        .await;
     }
 }
 
@@ -358,7 +392,16 @@ impl Drop for Proxy {
         // A session of the HTTP listener ends: its tasks end with it (their
         // held calls are dropped, never sent).
         if !self.task_prefix.is_empty() {
-            self.gateway.end_tasks_under(&self.task_prefix);
+            let gateway = Arc::clone(&self.gateway);
+            let prefix = std::mem::take(&mut self.task_prefix);
+            match tokio::runtime::Handle::try_current() {
+                Ok(handle) => {
+                    handle.spawn_blocking(move || gateway.end_tasks_under(&prefix));
+                }
+                Err(_) => {
+                    gateway.end_tasks_under(&prefix);
+                }
+            }
         }
     }
 }
@@ -398,7 +441,7 @@ impl Service<RoleServer> for Proxy {
             if n.method.starts_with("notifications/stpc/") {
                 let gateway_side = [meta::PROMOTE, meta::ABANDON, meta::END_TASK];
                 if gateway_side.contains(&n.method.as_str()) {
-                    self.settle(&n.method, n.params.as_ref());
+                    self.settle(&n.method, n.params.as_ref()).await;
                 }
                 // `stpc/` notifications are the gateway's; never forwarded.
                 return Ok(());
@@ -445,9 +488,12 @@ impl Service<RoleClient> for ToClient {
         _context: NotificationContext<RoleClient>,
     ) -> Result<(), ErrorData> {
         if let ServerNotification::ProgressNotification(p) = &mut notification {
-            if let Some(theirs) = lock(&self.progress).get(&p.params.progress_token) {
-                p.params.progress_token = theirs.clone();
-            }
+            // The SDK puts a token on every request it sends; progress for
+            // a request whose client asked for none is not passed on.
+            let Some(theirs) = lock(&self.progress).get(&p.params.progress_token).cloned() else {
+                return Ok(());
+            };
+            p.params.progress_token = theirs;
         }
         let _ = self.client.send_notification(notification).await;
         Ok(())
@@ -491,57 +537,119 @@ pub async fn serve_stdio(proxy: Proxy) -> Result<(), String> {
 
 /// How long a local MCP substitute may take to start.
 const SUBSTITUTE_START: std::time::Duration = std::time::Duration::from_secs(10);
-/// How long it may take to answer one call (a SHADOWed call holds its
-/// task meanwhile).
+/// How long it may take to answer one call (decisions of other calls wait
+/// meanwhile).
 const SUBSTITUTE_CALL: std::time::Duration = std::time::Duration::from_secs(30);
+
+/// One call for a local MCP substitute's thread, and where its answer goes.
+type SubstituteCall = (
+    rmcp::model::CallToolRequestParams,
+    std::sync::mpsc::Sender<Option<Value>>,
+);
 
 /// A substitute answered by a local MCP server: `command` (run with
 /// `sh -c`) is started on the first SHADOWed call and kept; each call is
-/// sent to it as a `tools/call` of the same tool with the same arguments
-/// (it runs on this machine: the arguments reach no provider). Its
-/// structured result is the answer, or its text when it has none; a server
-/// that cannot start, or answers an error, fails the substitute (closed).
+/// sent to it as a `tools/call` of the same tool (under the server's name
+/// where `aliases` maps the contract's, server name → contract name) with
+/// the same arguments (it runs on this machine: the arguments reach no
+/// provider). Its structured result is the answer, or its text when it has
+/// none; a server that cannot start, answers an error or takes longer than
+/// [`SUBSTITUTE_CALL`] fails the substitute (closed).
+///
+/// The server is driven by a runtime of its own on a thread of its own: a
+/// substitute runs inside a decision, which may be on any thread, and it
+/// must neither start a runtime inside the proxy's nor wait for the
+/// proxy's workers.
 #[must_use]
-pub fn mcp_substitute(command: String) -> crate::gateway::Substitute {
-    let server: Arc<OnceLock<Option<RunningService<RoleClient, ()>>>> = Arc::new(OnceLock::new());
+pub fn mcp_substitute(
+    command: String,
+    aliases: &HashMap<String, String>,
+) -> crate::gateway::Substitute {
+    let server_name: HashMap<String, String> = aliases
+        .iter()
+        .map(|(server, contract)| (contract.clone(), server.clone()))
+        .collect();
+    let calls: Arc<OnceLock<Option<tokio::sync::mpsc::UnboundedSender<SubstituteCall>>>> =
+        Arc::new(OnceLock::new());
     Arc::new(move |call: &stpc_runtime::ToolCall| {
-        // Substitutes run on a blocking thread of the proxy's runtime.
-        let handle = tokio::runtime::Handle::try_current().ok()?;
-        let running = server.get_or_init(|| {
-            handle.block_on(async {
+        let sender = calls.get_or_init(|| start_substitute(command.clone()));
+        let tool = server_name
+            .get(call.tool())
+            .cloned()
+            .unwrap_or_else(|| call.tool().to_owned());
+        let mut params = rmcp::model::CallToolRequestParams::new(tool);
+        params.arguments = call.args().as_object().cloned();
+        let (reply, answer) = std::sync::mpsc::channel();
+        sender.as_ref()?.send((params, reply)).ok()?;
+        answer.recv_timeout(SUBSTITUTE_CALL).ok().flatten()
+    })
+}
+
+/// Starts a local MCP server on a thread with its own runtime; `None` when
+/// it does not start and initialize in time.
+fn start_substitute(command: String) -> Option<tokio::sync::mpsc::UnboundedSender<SubstituteCall>> {
+    let (calls, mut inbox) = tokio::sync::mpsc::unbounded_channel::<SubstituteCall>();
+    let (ready, started) = std::sync::mpsc::channel::<bool>();
+    std::thread::Builder::new()
+        .name("stpc-substitute".to_owned())
+        .spawn(move || {
+            let Ok(runtime) = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+            else {
+                let _ = ready.send(false);
+                return;
+            };
+            runtime.block_on(async move {
                 let mut cmd = tokio::process::Command::new("sh");
                 cmd.arg("-c").arg(&command);
-                let transport = rmcp::transport::TokioChildProcess::new(cmd).ok()?;
+                let Ok(transport) = rmcp::transport::TokioChildProcess::new(cmd) else {
+                    let _ = ready.send(false);
+                    return;
+                };
                 // A server that exits before initializing is not always
                 // noticed by the transport: the start is bounded.
-                tokio::time::timeout(SUBSTITUTE_START, rmcp::serve_client((), transport))
-                    .await
-                    .ok()?
-                    .ok()
-            })
-        });
-        let peer = running.as_ref()?.peer().clone();
-        let arguments = call.args().as_object().cloned();
-        let mut params = rmcp::model::CallToolRequestParams::new(call.tool().to_owned());
-        params.arguments = arguments;
-        let result = handle
-            .block_on(tokio::time::timeout(
-                SUBSTITUTE_CALL,
-                peer.call_tool(params),
-            ))
-            .ok()?
-            .ok()?;
-        if result.is_error == Some(true) {
-            return None;
-        }
-        if let Some(structured) = result.structured_content {
-            return Some(structured);
-        }
-        let text: String = result
-            .content
-            .iter()
-            .filter_map(|c| c.as_text().map(|t| t.text.clone()))
-            .collect();
-        Some(Value::String(text))
-    })
+                let running =
+                    tokio::time::timeout(SUBSTITUTE_START, rmcp::serve_client((), transport)).await;
+                let Ok(Ok(running)) = running else {
+                    let _ = ready.send(false);
+                    return;
+                };
+                let _ = ready.send(true);
+                let peer = running.peer().clone();
+                // One call at a time, in order; the thread ends when the
+                // proxy drops the substitute.
+                while let Some((params, reply)) = inbox.recv().await {
+                    let result =
+                        tokio::time::timeout(SUBSTITUTE_CALL, peer.call_tool(params)).await;
+                    let _ = reply.send(match result {
+                        Ok(Ok(r)) => answer_of(r),
+                        _ => None,
+                    });
+                }
+                drop(running);
+            });
+        })
+        .ok()?;
+    started
+        .recv_timeout(SUBSTITUTE_START + std::time::Duration::from_secs(1))
+        .ok()
+        .filter(|ok| *ok)
+        .map(|_| calls)
+}
+
+/// A local server's result as a substitute's answer.
+fn answer_of(result: CallToolResult) -> Option<Value> {
+    if result.is_error == Some(true) {
+        return None;
+    }
+    if let Some(structured) = result.structured_content {
+        return Some(structured);
+    }
+    let text: String = result
+        .content
+        .iter()
+        .filter_map(|c| c.as_text().map(|t| t.text.clone()))
+        .collect();
+    Some(Value::String(text))
 }

@@ -22,7 +22,7 @@
 //! never read against another table; every response names the digest of
 //! the table that decided it.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{HashMap, VecDeque};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, SystemTime};
@@ -46,7 +46,7 @@ use crate::meta::Speculation;
 pub const OPENAPI: &str = include_str!("../serve.openapi.json");
 
 /// Forwarded calls whose completion is not reported yet, kept at most (the
-/// oldest is forgotten first: its `completed` record is then never
+/// longest waiting is forgotten first: its `completed` record is then never
 /// written, which loses nothing that decides).
 const MAX_UNCOMPLETED: usize = 65_536;
 
@@ -61,11 +61,18 @@ pub struct Sidecar {
     gateway: Arc<Gateway>,
     /// Held calls: (task, seq) → where their release arrives.
     held: Mutex<HashMap<(String, u64), oneshot::Receiver<Verdict>>>,
-    /// Forwarded calls not completed yet: (task, seq).
-    dispatched: Mutex<BTreeMap<(String, u64), Dispatched>>,
+    /// Forwarded calls not completed yet, by (task, seq), and the order
+    /// they were dispatched in.
+    dispatched: Mutex<Pending>,
     table: Mutex<TableState>,
     allowed_hosts: Vec<String>,
 }
+
+/// A call by its task and sequence number.
+type CallKey = (String, u64);
+
+/// Dispatched calls waiting for `complete`, and their order.
+type Pending = (HashMap<CallKey, Dispatched>, VecDeque<CallKey>);
 
 #[derive(Default)]
 struct TableState {
@@ -108,7 +115,7 @@ impl Sidecar {
         Arc::new(Sidecar {
             gateway,
             held: Mutex::new(HashMap::new()),
-            dispatched: Mutex::new(BTreeMap::new()),
+            dispatched: Mutex::new((HashMap::new(), VecDeque::new())),
             table: Mutex::new(TableState::default()),
             allowed_hosts,
         })
@@ -190,9 +197,17 @@ impl Sidecar {
                 );
                 out.insert("arguments".into(), Value::Object(arguments));
                 let mut pending = lock(&self.dispatched);
-                pending.insert((task, dispatched.seq()), *dispatched);
-                while pending.len() > MAX_UNCOMPLETED {
-                    pending.pop_first();
+                let (calls, order) = &mut *pending;
+                let key = (task, dispatched.seq());
+                order.push_back(key.clone());
+                calls.insert(key, *dispatched);
+                while calls.len() > MAX_UNCOMPLETED {
+                    match order.pop_front() {
+                        Some(oldest) => {
+                            calls.remove(&oldest);
+                        }
+                        None => break,
+                    }
                 }
             }
             Verdict::Answer { result, decision } => {
@@ -203,11 +218,26 @@ impl Sidecar {
                 }
                 out.insert("result".into(), result);
             }
-            Verdict::Hold(held) => {
+            Verdict::Hold(mut held) => {
+                // A promotion between the decision and now may have settled
+                // the call already; looking under the lock the settling
+                // answer takes closes that window.
+                let mut waiting = lock(&self.held);
+                match held.resolution.try_recv() {
+                    Ok(settled) => {
+                        drop(waiting);
+                        return self.decision(task, Some(held.seq), settled);
+                    }
+                    Err(oneshot::error::TryRecvError::Closed) => {
+                        drop(waiting);
+                        return self.decision(task, Some(held.seq), crate::gateway::dropped());
+                    }
+                    Err(oneshot::error::TryRecvError::Empty) => {}
+                }
                 put(&held.decision);
                 out.insert("outcome".into(), json!("held"));
                 out.insert("seq".into(), json!(held.seq));
-                lock(&self.held).insert((task.to_owned(), held.seq), held.resolution);
+                waiting.insert((task.to_owned(), held.seq), held.resolution);
             }
             Verdict::Refuse {
                 code,
@@ -279,6 +309,10 @@ async fn check_host(State(sidecar): State<Arc<Sidecar>>, request: Request, next:
 }
 
 async fn table(State(sidecar): State<Arc<Sidecar>>) -> Response {
+    on_blocking(move || table_info(&sidecar)).await
+}
+
+fn table_info(sidecar: &Sidecar) -> Response {
     let engine = sidecar.gateway.engine();
     let t = engine.table();
     let (tasks, stale) = sidecar.gateway.tasks();
@@ -365,24 +399,18 @@ async fn decide(State(sidecar): State<Arc<Sidecar>>, body: Bytes) -> Response {
         mode: event.mode,
         confidence: event.confidence,
     };
-    let gateway = Arc::clone(&sidecar.gateway);
-    let (tool, destination) = (event.tool, event.destination);
-    let verdict = tokio::task::spawn_blocking(move || {
-        gateway.call_to(&tool, &destination, Some(arguments), &spec)
+    let (tool, destination, id) = (event.tool, event.destination, event.id);
+    on_blocking(move || {
+        let verdict = sidecar
+            .gateway
+            .call_to(&tool, &destination, Some(arguments), &spec);
+        let mut out = sidecar.decision(&task, None, verdict);
+        if let (Some(id), Value::Object(m)) = (id, &mut out) {
+            m.insert("id".into(), id);
+        }
+        reply(StatusCode::OK, &out)
     })
-    .await;
-    let Ok(verdict) = verdict else {
-        return failure(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            "internal",
-            "the decision failed",
-        );
-    };
-    let mut out = sidecar.decision(&task, None, verdict);
-    if let (Some(id), Value::Object(m)) = (event.id, &mut out) {
-        m.insert("id".into(), id);
-    }
-    reply(StatusCode::OK, &out)
+    .await
 }
 
 /// The `branch` of a settling request.
@@ -417,7 +445,7 @@ async fn promote(
             "the promotion failed",
         );
     }
-    settled(&sidecar, &task)
+    on_blocking(move || settled(&sidecar, &task)).await
 }
 
 /// What settling `task` released: the held calls decided again
@@ -448,15 +476,44 @@ async fn abandon(
         Ok(b) => b,
         Err(r) => return r.into_response(),
     };
-    sidecar.gateway.abandon(&task, &branch);
-    settled(&sidecar, &task)
+    let gateway = Arc::clone(&sidecar.gateway);
+    let t = task.clone();
+    if tokio::task::spawn_blocking(move || gateway.abandon(&t, &branch))
+        .await
+        .is_err()
+    {
+        return failure(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "internal",
+            "the abandonment failed",
+        );
+    }
+    on_blocking(move || settled(&sidecar, &task)).await
+}
+
+/// Runs `f` off the async workers (it takes the gateway's lock, which a
+/// decision running a substitute may hold).
+async fn on_blocking(f: impl FnOnce() -> Response + Send + 'static) -> Response {
+    tokio::task::spawn_blocking(f).await.unwrap_or_else(|_| {
+        failure(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "internal",
+            "the request failed",
+        )
+    })
 }
 
 async fn end(State(sidecar): State<Arc<Sidecar>>, Path(task): Path<String>) -> Response {
-    sidecar.gateway.end_task(&task);
-    let out = settled(&sidecar, &task);
-    lock(&sidecar.dispatched).retain(|(t, _), _| *t != task);
-    out
+    on_blocking(move || {
+        sidecar.gateway.end_task(&task);
+        let out = settled(&sidecar, &task);
+        let mut pending = lock(&sidecar.dispatched);
+        let (calls, order) = &mut *pending;
+        calls.retain(|(t, _), _| *t != task);
+        order.retain(|(t, _)| *t != task);
+        out
+    })
+    .await
 }
 
 async fn complete(
@@ -475,12 +532,15 @@ async fn complete(
             "the body must give the `seq` of a dispatched call",
         );
     };
-    let found = lock(&sidecar.dispatched).remove(&(task.clone(), seq));
-    let completed = found.is_some();
-    if let Some(d) = found {
-        sidecar.gateway.complete(&task, d);
-    }
-    reply(StatusCode::OK, &json!({"completed": completed}))
+    on_blocking(move || {
+        let found = lock(&sidecar.dispatched).0.remove(&(task.clone(), seq));
+        let completed = found.is_some();
+        if let Some(d) = found {
+            sidecar.gateway.complete(&task, d);
+        }
+        reply(StatusCode::OK, &json!({"completed": completed}))
+    })
+    .await
 }
 
 /// Reload the table whenever one of `files` changes (the table, and its
@@ -519,7 +579,11 @@ pub async fn watch(
         let loaded = tokio::task::spawn_blocking(move || load()).await;
         match loaded {
             Ok(Ok(engine)) => {
-                if engine.table().digest != sidecar.gateway.engine().table().digest {
+                if engine.table().digest == sidecar.gateway.engine().table().digest {
+                    // Back to the table in use: nothing to reload, and no
+                    // refusal stands.
+                    lock(&sidecar.table).last_error = None;
+                } else {
                     eprintln!(
                         "stpc serve: reloaded the table (digest {})",
                         engine.table().digest

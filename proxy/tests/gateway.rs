@@ -148,3 +148,26 @@ async fn held_calls_resolve_on_promotion_and_on_abandonment() {
     assert_eq!(g.promote("t", "b1"), 0);
     assert_eq!(g.abandon("nobody", "b9"), 0);
 }
+
+#[test]
+fn completing_a_call_of_an_ended_task_does_not_start_it_again() {
+    let (g, audit) = gateway();
+    let Verdict::Forward {
+        task, dispatched, ..
+    } = g.call(
+        "web_search",
+        args("weather in lisbon"),
+        &spec("t", "main", "committed", 1.0),
+    )
+    else {
+        panic!("expected a forward");
+    };
+    assert_eq!(g.tasks().0, 1);
+    g.end_task(&task);
+    g.complete(&task, *dispatched);
+    assert_eq!(g.tasks().0, 0, "completion started the task again");
+    assert!(audit
+        .records()
+        .iter()
+        .all(|r| format!("{:?}", r.stage) != "Completed"));
+}

@@ -239,3 +239,25 @@ def test_sessions_do_not_share_tasks(listening):
 
     assert over_http(listening.url, held_then_closed) is False
     assert listening.calls() == []
+
+
+def test_a_call_without_a_session_is_refused_and_nothing_is_decided(listening, tmp_path):
+    import urllib.error
+    import urllib.request
+
+    body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
+        "name": "get_current_time", "arguments": {"timezone": "my landlord is evicting me"},
+        "_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                  "io.modelcontextprotocol/clientInfo": {"name": "raw", "version": "0"},
+                  "io.modelcontextprotocol/clientCapabilities": {}}}}).encode()
+    req = urllib.request.Request(listening.url, data=body, method="POST", headers={
+        "content-type": "application/json", "accept": "application/json, text/event-stream",
+        "mcp-protocol-version": "2026-07-28"})
+    try:
+        with urllib.request.urlopen(req, timeout=30) as r:
+            answer = r.read().decode()
+    except urllib.error.HTTPError as e:
+        answer = e.read().decode()
+    assert '"error"' in answer, answer
+    assert "landlord" not in answer
+    assert listening.calls() == []

@@ -187,6 +187,26 @@ def test_a_deferred_call_is_sent_when_its_branch_is_promoted(table, tmp_path):
     assert not any(k.startswith("stpc/") for k in (call["params"].get("_meta") or {}))
 
 
+def test_a_held_call_the_client_cancels_is_never_sent_even_when_promoted(table, tmp_path):
+    run = Run(tmp_path)
+
+    async def body(s):
+        call = asyncio.create_task(s.call_tool(
+            "convert_time", {"source_timezone": "UTC", "time": "12:00", "target_timezone": "Asia/Tokyo"},
+            meta=meta("b7", 0.5)))
+        await asyncio.sleep(0.5)
+        call.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await call
+        await asyncio.sleep(0.3)
+        await s.send_notification(StpcNotification(method="notifications/stpc/promote", params={"branch": "b7"}))
+        # The session goes on, and the promotion sent nothing.
+        await s.call_tool("get_current_time", {"timezone": "UTC"})
+
+    session(table, run, body)
+    assert [c["params"]["name"] for c in run.calls()] == ["get_current_time"]
+
+
 def test_an_abandoned_call_never_reaches_the_server(table, tmp_path):
     run = Run(tmp_path)
 
