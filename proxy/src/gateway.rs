@@ -83,6 +83,9 @@ struct Task {
     /// concurrently): a call on a promoted branch is then committed, one on
     /// an abandoned branch is refused, as it would have been in order.
     settled: HashMap<String, Settled>,
+    /// Ended (and out of the map): a caller that found it before it ended
+    /// starts the task anew instead.
+    ended: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -123,7 +126,10 @@ pub struct Gateway {
     destination: String,
     sink: SharedSink,
     substitutes: Vec<(String, Substitute)>,
-    tasks: Mutex<HashMap<String, Task>>,
+    /// Each task behind a lock of its own: a decision that runs a slow
+    /// substitute holds its task, not every task. Lock order: the map, then
+    /// a task; the map is never taken while a task is held.
+    tasks: Mutex<HashMap<String, Arc<Mutex<Task>>>>,
 }
 
 impl std::fmt::Debug for Gateway {
@@ -193,22 +199,25 @@ impl Gateway {
     #[must_use]
     pub fn tasks(&self) -> (usize, usize) {
         let current = self.engine();
-        let tasks = lock(&self.tasks);
+        let tasks: Vec<Arc<Mutex<Task>>> = lock(&self.tasks).values().cloned().collect();
         let stale = tasks
-            .values()
-            .filter(|t| !Arc::ptr_eq(t.monitor.engine(), &current))
+            .iter()
+            .filter(|t| !Arc::ptr_eq(lock(t).monitor.engine(), &current))
             .count();
         (tasks.len(), stale)
+    }
+
+    fn existing(&self, task: &str) -> Option<Arc<Mutex<Task>>> {
+        lock(&self.tasks).get(task).cloned()
     }
 
     /// The table digest a task decides with (the current one for a task
     /// not begun yet).
     #[must_use]
     pub fn digest_of(&self, task: &str) -> String {
-        let tasks = lock(&self.tasks);
-        tasks.get(task).map_or_else(
+        self.existing(task).map_or_else(
             || self.engine().table().digest.clone(),
-            |t| t.monitor.engine().table().digest.clone(),
+            |t| lock(&t).monitor.engine().table().digest.clone(),
         )
     }
 
@@ -225,23 +234,32 @@ impl Gateway {
     }
 
     fn with_task<R>(&self, task: &str, f: impl FnOnce(&mut Task) -> R) -> Result<R, String> {
-        let mut tasks = lock(&self.tasks);
-        if !tasks.contains_key(task) {
-            let mut monitor = self.monitor();
-            monitor.begin_task(task).map_err(|e| e.to_string())?;
-            tasks.insert(
-                task.to_owned(),
-                Task {
-                    monitor,
-                    held: Vec::new(),
-                    settled: HashMap::new(),
-                },
-            );
+        // Twice at most: a task found just before it ended is started anew.
+        for _ in 0..2 {
+            let entry = {
+                let mut tasks = lock(&self.tasks);
+                match tasks.get(task) {
+                    Some(t) => Arc::clone(t),
+                    None => {
+                        let mut monitor = self.monitor();
+                        monitor.begin_task(task).map_err(|e| e.to_string())?;
+                        let t = Arc::new(Mutex::new(Task {
+                            monitor,
+                            held: Vec::new(),
+                            settled: HashMap::new(),
+                            ended: false,
+                        }));
+                        tasks.insert(task.to_owned(), Arc::clone(&t));
+                        t
+                    }
+                }
+            };
+            let mut t = lock(&entry);
+            if !t.ended {
+                return Ok(f(&mut t));
+            }
         }
-        match tasks.get_mut(task) {
-            Some(t) => Ok(f(t)),
-            None => Err("the task could not be started".to_owned()),
-        }
+        Err("the task could not be started".to_owned())
     }
 
     /// Decide one `tools/call` to the gateway's upstream.
@@ -341,8 +359,11 @@ impl Gateway {
     pub fn complete(&self, task: &str, dispatched: Dispatched) {
         // A failure to record completion cannot un-send the call; the
         // decision was audited before it left.
-        if let Some(t) = lock(&self.tasks).get_mut(task) {
-            let _ = t.monitor.complete(dispatched);
+        if let Some(t) = self.existing(task) {
+            let mut t = lock(&t);
+            if !t.ended {
+                let _ = t.monitor.complete(dispatched);
+            }
         }
     }
 
@@ -434,9 +455,11 @@ impl Gateway {
 
     /// End a task: every held call is abandoned, budgets reset.
     pub fn end_task(&self, task: &str) -> usize {
-        let Some(mut t) = lock(&self.tasks).remove(task) else {
+        let Some(entry) = lock(&self.tasks).remove(task) else {
             return 0;
         };
+        let mut t = lock(&entry);
+        t.ended = true;
         let _ = t.monitor.end_task();
         let n = t.held.len();
         for (_, _, tx) in t.held.drain(..) {

@@ -171,3 +171,63 @@ fn completing_a_call_of_an_ended_task_does_not_start_it_again() {
         .iter()
         .all(|r| format!("{:?}", r.stage) != "Completed"));
 }
+
+#[test]
+fn a_slow_substitute_holds_its_own_task_and_no_other() {
+    use std::sync::{mpsc, Mutex};
+    use std::time::Duration;
+    use stpc_proxy::gateway::Substitute;
+
+    let (release, released) = mpsc::channel::<()>();
+    let (entered, running) = mpsc::channel::<()>();
+    let (released, entered) = (Mutex::new(released), Mutex::new(entered));
+    let slow: Substitute = Arc::new(move |_| {
+        let _ = entered.lock().unwrap().send(());
+        let _ = released
+            .lock()
+            .unwrap()
+            .recv_timeout(Duration::from_secs(20));
+        Some(json!({"results": []}))
+    });
+    let opts = stpc_tests::web_search_table::Options {
+        shadow: true,
+        ..Default::default()
+    };
+    let table = stpc_tests::web_search_table::web_search_table(&opts);
+    let g = Arc::new(Gateway::new(
+        Arc::new(Engine::new(Arc::new(table)).unwrap()),
+        "api.brave.com",
+        Box::new(MemorySink::new().handle()),
+        vec![("local_search".to_owned(), slow)],
+    ));
+    let ghost = {
+        let g = Arc::clone(&g);
+        std::thread::spawn(move || {
+            g.call(
+                "web_search",
+                args(INTENT),
+                &spec("a", "b1", "speculative", 0.9),
+            )
+        })
+    };
+    running
+        .recv_timeout(Duration::from_secs(10))
+        .expect("the substitute never ran");
+    // While task `a`'s substitute runs, task `b` is decided.
+    let (done, finished) = mpsc::channel();
+    {
+        let g = Arc::clone(&g);
+        std::thread::spawn(move || {
+            let v = g.call(
+                "web_search",
+                args("weather in lisbon"),
+                &spec("b", "main", "committed", 1.0),
+            );
+            let _ = done.send(matches!(v, Verdict::Forward { .. }));
+        });
+    }
+    let other = finished.recv_timeout(Duration::from_secs(10));
+    release.send(()).unwrap();
+    assert!(matches!(ghost.join().unwrap(), Verdict::Answer { .. }));
+    assert_eq!(other, Ok(true), "task b waited for task a's substitute");
+}
