@@ -527,5 +527,11 @@ def test_hostile_input_does_not_crash_the_proxy(table, tmp_path):
     out, err = proc.communicate(("\n".join(lines) + "\n").encode(), timeout=60)
     assert b"panicked" not in err, err.decode(errors="replace")
     assert proc.returncode is not None
-    answered = {json.loads(line).get("id") for line in out.decode().splitlines() if line.strip().startswith("{")}
-    assert 0 in answered
+    replies = [json.loads(line) for line in out.decode().splitlines() if line.strip().startswith("{")]
+    answered = {r.get("id"): r for r in replies}
+    # The initialize and the call after the junk are answered; the request
+    # whose params are a string gets an error; the session went on.
+    assert 0 in answered and "result" in answered[0]
+    assert 2 in answered and "result" in answered[2], replies
+    assert any("error" in r for r in replies), replies
+    assert [c["params"]["name"] for c in run.calls()] == ["get_current_time"]
