@@ -558,19 +558,31 @@ fn balance(file: FileId, text: &str, tokens: &mut [Token]) -> Vec<Diagnostic> {
     // The end of the last significant text, where a missing closer belongs.
     let eof = span(text.trim_end().len(), text.trim_end().len());
     let starts = item_starts(text, tokens);
-    for (open, at_open) in stack.stack.into_iter().rev() {
+    // At most as many as a report shows, the first opened, and a count of
+    // the rest: 117,000 unclosed `(` built 117,000 diagnostics for 100 to be
+    // shown (most of 130 ms of formatting 120 KB).
+    let unclosed = stack.stack;
+    let shown = unclosed.len().min(crate::diagnostics::MAX_PER_FILE);
+    let more = unclosed.len() - shown;
+    for (i, &(open, at_open)) in unclosed.iter().take(shown).enumerate().rev() {
         let hint = (open == '{')
             .then(|| {
                 let i = starts.partition_point(|t| t.start <= at_open);
                 starts.get(i).copied()
             })
             .flatten();
-        out.push(errors::unclosed_delimiter(
+        let mut d = errors::unclosed_delimiter(
             span(at_open, at_open + 1),
             open,
             eof,
             hint.map(|t| (span(t.start, t.end), text.get(t.start..t.end).unwrap_or(""))),
-        ));
+        );
+        if i + 1 == shown && more > 0 {
+            d = d.note(format!(
+                "{more} more delimiters opened after this one are never closed either"
+            ));
+        }
+        out.push(d);
     }
     out
 }
@@ -594,4 +606,52 @@ fn item_starts(text: &str, tokens: &[Token]) -> Vec<Token> {
         prev = word;
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::indexing_slicing, reason = "tests")]
+
+    use crate::diagnostics::{Code, Diagnostics, MAX_PER_FILE};
+    use crate::source::SourceMap;
+
+    fn unclosed(text: &str) -> Vec<crate::diagnostics::Diagnostic> {
+        let mut map = SourceMap::new();
+        let id = map.add("u.stpc", text);
+        let mut d = Diagnostics::new();
+        let _ = crate::syntax::parse(id, text, &mut d);
+        d.take()
+            .into_iter()
+            .filter(|d| d.code == Code::E0103)
+            .collect()
+    }
+
+    #[test]
+    fn a_flood_of_unclosed_delimiters_is_reported_as_the_first_ones_and_a_count() {
+        let found = unclosed(&"(".repeat(5_000));
+        assert_eq!(found.len(), MAX_PER_FILE);
+        let firsts: Vec<u32> = found
+            .iter()
+            .filter_map(|d| d.primary_span().map(|s| s.start))
+            .collect();
+        assert!(
+            firsts.iter().all(|&s| (s as usize) < MAX_PER_FILE),
+            "{firsts:?}"
+        );
+        let counted: Vec<&String> = found.iter().flat_map(|d| d.notes.iter()).collect();
+        assert_eq!(
+            counted,
+            [&format!(
+                "{} more delimiters opened after this one are never closed either",
+                5_000 - MAX_PER_FILE
+            )]
+        );
+    }
+
+    #[test]
+    fn a_few_unclosed_delimiters_are_each_reported() {
+        let found = unclosed("contract c { decide { a: ( ( ");
+        assert_eq!(found.len(), 4);
+        assert!(found.iter().all(|d| d.notes.is_empty()));
+    }
 }
