@@ -429,23 +429,34 @@ async fn promote(
     Path(task): Path<String>,
     body: Bytes,
 ) -> Response {
-    let branch = match branch(&body) {
+    settle_branch(sidecar, task, &body, Gateway::promote).await
+}
+
+async fn abandon(
+    State(sidecar): State<Arc<Sidecar>>,
+    Path(task): Path<String>,
+    body: Bytes,
+) -> Response {
+    settle_branch(sidecar, task, &body, Gateway::abandon).await
+}
+
+/// Settle the body's branch of `task` with `settle` (promote or abandon)
+/// and answer what that released and dropped.
+async fn settle_branch(
+    sidecar: Arc<Sidecar>,
+    task: String,
+    body: &Bytes,
+    settle: fn(&Gateway, &str, &str) -> usize,
+) -> Response {
+    let branch = match branch(body) {
         Ok(b) => b,
         Err(r) => return r.into_response(),
     };
-    let gateway = Arc::clone(&sidecar.gateway);
-    let t = task.clone();
-    if tokio::task::spawn_blocking(move || gateway.promote(&t, &branch))
-        .await
-        .is_err()
-    {
-        return failure(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            "internal",
-            "the promotion failed",
-        );
-    }
-    on_blocking(move || settled(&sidecar, &task)).await
+    on_blocking(move || {
+        settle(&sidecar.gateway, &task, &branch);
+        settled(&sidecar, &task)
+    })
+    .await
 }
 
 /// What settling `task` released: the held calls decided again
@@ -465,30 +476,6 @@ fn settled(sidecar: &Sidecar, task: &str) -> Response {
         StatusCode::OK,
         &json!({"released": released, "dropped": dropped}),
     )
-}
-
-async fn abandon(
-    State(sidecar): State<Arc<Sidecar>>,
-    Path(task): Path<String>,
-    body: Bytes,
-) -> Response {
-    let branch = match branch(&body) {
-        Ok(b) => b,
-        Err(r) => return r.into_response(),
-    };
-    let gateway = Arc::clone(&sidecar.gateway);
-    let t = task.clone();
-    if tokio::task::spawn_blocking(move || gateway.abandon(&t, &branch))
-        .await
-        .is_err()
-    {
-        return failure(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            "internal",
-            "the abandonment failed",
-        );
-    }
-    on_blocking(move || settled(&sidecar, &task)).await
 }
 
 /// Runs `f` off the async workers (it takes the gateway's lock, which a
