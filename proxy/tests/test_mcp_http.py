@@ -24,34 +24,11 @@ import subprocess
 import sys
 
 import pytest
-from pydantic import BaseModel
+
+from support import STPC, TIMEOUT, StpcNotification, compiled, meta, need, text
 
 from mcp import ClientSession, MCPError, StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
-
-HERE = pathlib.Path(__file__).resolve().parent
-REPO = HERE.parent.parent
-STPC = os.environ.get("STPC") or str(REPO / "target" / "debug" / "stpc")
-TIMEOUT = 60
-
-
-class StpcNotification(BaseModel):
-    method: str
-    params: dict
-
-
-def compiled(tmp: pathlib.Path, name: str) -> pathlib.Path:
-    out = tmp / f"{name}.table.json"
-    subprocess.run([STPC, "compile", str(HERE / "contracts" / f"{name}.stpc"), "-o", str(out)], check=True)
-    return out
-
-
-def meta(branch: str, confidence: float) -> dict:
-    return {"stpc/branch": branch, "stpc/mode": "speculative", "stpc/confidence": confidence}
-
-
-def text(result) -> str:
-    return "".join(getattr(c, "text", "") for c in result.content)
 
 
 def free_port() -> int:

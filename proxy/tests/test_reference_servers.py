@@ -28,38 +28,13 @@ import sys
 import threading
 
 import pytest
-from pydantic import BaseModel
 
 import mcp.types as types
+from support import STPC, TIMEOUT, StpcNotification, compiled, meta, need, text
+
 from mcp import ClientSession, MCPError, StdioServerParameters, stdio_client
 
-HERE = pathlib.Path(__file__).resolve().parent
-REPO = HERE.parent.parent
-STPC = os.environ.get("STPC") or str(REPO / "target" / "debug" / "stpc")
-TIMEOUT = 60
 SECRET = "my HIV diagnosis came back positive"
-
-
-class StpcNotification(BaseModel):
-    method: str
-    params: dict
-
-
-def need(available: bool, what: str):
-    if not available:
-        if os.environ.get("STPC_REQUIRE_SERVERS"):
-            raise AssertionError(f"STPC_REQUIRE_SERVERS is set but {what} is not installed")
-        pytest.skip(f"{what} is not installed")
-
-
-def compiled(tmp: pathlib.Path, name: str) -> pathlib.Path:
-    out = tmp / f"{name}.table.json"
-    subprocess.run([STPC, "compile", str(HERE / "contracts" / f"{name}.stpc"), "-o", str(out)], check=True)
-    return out
-
-
-def meta(branch: str, confidence: float) -> dict:
-    return {"stpc/branch": branch, "stpc/mode": "speculative", "stpc/confidence": confidence}
 
 
 def through_proxy(table, destination, server: list[str], body, *extra, **session_kw):
