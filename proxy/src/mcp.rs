@@ -18,7 +18,11 @@ use rmcp::model::{
     InitializeRequestParams, InitializeResult, ProgressToken, RequestMetaObject,
     ServerNotification, ServerPeerInfo, ServerRequest, ServerResult,
 };
-use rmcp::service::{NotificationContext, PeerRequestOptions, RequestContext, RunningService};
+use rmcp::service::{
+    NotificationContext, PeerRequestOptions, RequestContext, RunningService, RxJsonRpcMessage,
+    TxJsonRpcMessage,
+};
+use rmcp::transport::{IntoTransport, Transport};
 use rmcp::{Peer, RoleClient, RoleServer, Service};
 use serde_json::{Map, Value};
 use std::sync::{Mutex, PoisonError};
@@ -80,7 +84,6 @@ type Progress = Arc<Mutex<HashMap<ProgressToken, ProgressToken>>>;
 pub struct ToClient {
     info: InitializeRequestParams,
     client: Peer<RoleServer>,
-    progress: Progress,
 }
 
 fn error(code: i32, message: impl Into<String>, data: Option<Value>) -> ErrorData {
@@ -139,9 +142,9 @@ impl Proxy {
             .get_or_try_init(|| async {
                 let to_client = ToClient {
                     info,
-                    client,
-                    progress: Arc::clone(&self.progress),
+                    client: client.clone(),
                 };
+                let progress = Arc::clone(&self.progress);
                 let did_not_initialize = |e: rmcp::service::ClientInitializeError| {
                     error(
                         ErrorCode::INTERNAL_ERROR.0,
@@ -168,6 +171,7 @@ impl Proxy {
                                     None,
                                 )
                             })?;
+                        let transport = in_order(transport, client, progress);
                         rmcp::serve_client(to_client, transport)
                             .await
                             .map_err(did_not_initialize)
@@ -178,6 +182,7 @@ impl Proxy {
                         let _ = rustls::crypto::ring::default_provider().install_default();
                         let transport =
                             rmcp::transport::StreamableHttpClientTransport::from_uri(url.as_str());
+                        let transport = in_order(transport, client, progress);
                         rmcp::serve_client(to_client, transport)
                             .await
                             .map_err(did_not_initialize)
@@ -484,16 +489,12 @@ impl Service<RoleClient> for ToClient {
 
     async fn handle_notification(
         &self,
-        mut notification: ServerNotification,
+        notification: ServerNotification,
         _context: NotificationContext<RoleClient>,
     ) -> Result<(), ErrorData> {
-        if let ServerNotification::ProgressNotification(p) = &mut notification {
-            // The SDK puts a token on every request it sends; progress for
-            // a request whose client asked for none is not passed on.
-            let Some(theirs) = lock(&self.progress).get(&p.params.progress_token).cloned() else {
-                return Ok(());
-            };
-            p.params.progress_token = theirs;
+        // Progress never gets here: `InOrder` passed it on as it arrived.
+        if matches!(notification, ServerNotification::ProgressNotification(_)) {
+            return Ok(());
         }
         let _ = self.client.send_notification(notification).await;
         Ok(())
@@ -501,6 +502,79 @@ impl Service<RoleClient> for ToClient {
 
     fn get_info(&self) -> InitializeRequestParams {
         self.info.clone()
+    }
+}
+
+/// The upstream transport, with the server's progress notifications passed
+/// to the client as they are read, in the order the server sent them.
+///
+/// The SDK runs each notification handler on a task of its own, so a
+/// handler can run after the response that followed its notification: the
+/// client would get the last progress after the result (or, its token
+/// mapping removed with the response, not at all). Passing progress on here,
+/// before the next message is read, keeps the server's order: a progress
+/// notification reaches the client before the response that followed it.
+struct InOrder<T> {
+    inner: T,
+    client: Peer<RoleServer>,
+    progress: Progress,
+}
+
+/// `transport`, keeping the server's progress in order (see [`InOrder`]).
+fn in_order<E, A>(
+    transport: impl IntoTransport<RoleClient, E, A> + 'static,
+    client: Peer<RoleServer>,
+    progress: Progress,
+) -> InOrder<impl Transport<RoleClient, Error = E> + 'static>
+where
+    E: std::error::Error + Send + Sync + 'static,
+{
+    InOrder {
+        inner: transport.into_transport(),
+        client,
+        progress,
+    }
+}
+
+impl<T> Transport<RoleClient> for InOrder<T>
+where
+    T: Transport<RoleClient>,
+{
+    type Error = T::Error;
+
+    fn send(
+        &mut self,
+        item: TxJsonRpcMessage<RoleClient>,
+    ) -> impl std::future::Future<Output = Result<(), Self::Error>> + Send + 'static {
+        self.inner.send(item)
+    }
+
+    async fn receive(&mut self) -> Option<RxJsonRpcMessage<RoleClient>> {
+        loop {
+            let message = self.inner.receive().await?;
+            let rmcp::model::JsonRpcMessage::Notification(n) = &message else {
+                return Some(message);
+            };
+            let ServerNotification::ProgressNotification(p) = &n.notification else {
+                return Some(message);
+            };
+            // The SDK puts a token on every request it sends; progress for
+            // a request whose client asked for none is not passed on.
+            let theirs = lock(&self.progress).get(&p.params.progress_token).cloned();
+            if let Some(theirs) = theirs {
+                let mut p = p.clone();
+                p.params.progress_token = theirs;
+                // Awaited: sent to the client before the next message is read.
+                let _ = self
+                    .client
+                    .send_notification(ServerNotification::ProgressNotification(p))
+                    .await;
+            }
+        }
+    }
+
+    fn close(&mut self) -> impl std::future::Future<Output = Result<(), Self::Error>> + Send {
+        self.inner.close()
     }
 }
 
