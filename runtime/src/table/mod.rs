@@ -787,12 +787,15 @@ impl Table {
         };
         let mut table = match parsed {
             Ok(t) => t,
-            Err(e) => {
+            // Text that is not JSON at all has no version to read (and
+            // reading it again would only double the cost of refusing it).
+            Err(e) if matches!(e.classify(), serde_json::error::Category::Data) => {
                 return Err(match serde_json::from_slice::<VersionOnly>(bytes) {
                     Ok(v) if v.format_version != FORMAT_VERSION => wrong_version(v.format_version),
                     _ => LoadError::from_json(&e),
                 })
             }
+            Err(e) => return Err(LoadError::from_json(&e)),
         };
         if table.format_version != FORMAT_VERSION {
             return Err(wrong_version(table.format_version));

@@ -129,15 +129,24 @@ fn no_input_panics_any_entry_point() {
         }
         let current = target.join(format!("fuzz-current-{name}"));
         let started = std::time::Instant::now();
-        let report = run(*entry, &seeds, inputs, 0x5eed + i as u64, Some(&current));
+        // `STPC_FUZZ_SEED=n` runs another stream of inputs (a long entry
+        // point splits over processes, one seed each).
+        let stream: u64 = std::env::var("STPC_FUZZ_SEED")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(0);
+        let seed = (0x5eed + i as u64) ^ stream.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        let report = run(*entry, &seeds, inputs, seed, Some(&current));
         let slowest = report
             .slowest
             .as_ref()
             .map_or(0.0, |(t, _)| t.as_secs_f64() * 1e3);
         println!(
-            "{name}: {} inputs in {:.1} s, slowest {slowest:.1} ms, {} panic(s)",
+            "{name}: {} inputs (seed {stream}) in {:.1} s, slowest {slowest:.1} ms of CPU \
+             (longest wall {:.1} ms), {} panic(s)",
             report.inputs,
             started.elapsed().as_secs_f64(),
+            report.longest_wall.as_secs_f64() * 1e3,
             report.panics.len()
         );
         if let Ok(limit) = std::env::var("STPC_FUZZ_SLOW_MS") {
