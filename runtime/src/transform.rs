@@ -323,8 +323,16 @@ fn map_strings(v: &mut Value, f: &mut dyn FnMut(&str) -> String) {
 
 /// Apply a transform to one field value in place. Steps apply to each
 /// string in order; a `constant` step replaces the whole value, and the
-/// steps after it apply to the constant.
+/// steps after it apply to the constant. A list (a `list(…)` field) is
+/// transformed element by element, so it stays a list: a constant replaces
+/// each element, not the list.
 pub fn apply(table: &Table, labeler: &Labeler, rw: &Rewriter, tr: &Transform, v: &mut Value) {
+    if let Value::Array(items) = v {
+        for item in items {
+            apply(table, labeler, rw, tr, item);
+        }
+        return;
+    }
     let mut run: Vec<&Step> = Vec::new();
     for step in &tr.steps {
         if let Step::Constant { value } = step {

@@ -587,7 +587,13 @@ pub struct Transform {
 
 impl Transform {
     /// Whether it applies to a field of type `ty`.
+    ///
+    /// A list is accepted where its element type is: the runtime applies
+    /// the transform to each element (as `stpc_runtime::transform::fits`
+    /// says).
     pub fn accepts(&self, ty: &Type) -> bool {
-        *ty == Type::Error || self.inputs.iter().any(|t| t == ty || *t == Type::Error)
+        *ty == Type::Error
+            || self.inputs.iter().any(|t| t == ty || *t == Type::Error)
+            || matches!(ty, Type::List(item) if self.accepts(item))
     }
 }

@@ -993,3 +993,31 @@ fn a_decision_carries_the_labels_and_cell_it_was_made_on() {
     assert_eq!((d.action(), d.cell()), (Action::Block, None));
     assert!(d.labels().fields.is_empty());
 }
+
+/// Issue 12 (finding 5): a text transform applies to each element of a
+/// `list(text)` field, as the checker now accepts it, and the rewritten
+/// field stays a list (a constant replaced the whole list by one string).
+#[test]
+fn a_rewrite_of_a_list_field_rewrites_each_element_and_keeps_the_list() {
+    let compiled = stpc_tests::lowering::compile_file(
+        "tests/fixtures/diagnostics/E0412-list-elements.stpc",
+        &Default::default(),
+    );
+    let mut m = Monitor::new(
+        Arc::new(compiled.table.unwrap()),
+        Box::new(MemorySink::new()),
+    )
+    .unwrap();
+    m.begin_task("t1").unwrap();
+    let d = m
+        .submit(ProposedEvent::speculative(
+            "tag_search",
+            "tags.example",
+            "b1",
+            0.9,
+            json!({"tags": ["my HIV diagnosis came back positive", "cooking"]}),
+        ))
+        .unwrap();
+    assert_eq!(d.action(), Action::Rewrite);
+    assert_eq!(payload(d), json!({"tags": ["a topic", "a topic"]}));
+}
