@@ -50,6 +50,7 @@ pub mod eval;
 pub mod explain;
 pub mod fmt;
 pub mod graph;
+pub mod import;
 pub mod inputs;
 pub mod label;
 pub mod lints;
@@ -129,6 +130,9 @@ pub enum Command {
     Decide(decide::DecideArgs),
     /// Label events with a table's labelers (and say why with `--explain`).
     Label(label::LabelArgs),
+    /// Turn a tool list (MCP `tools/list`, OpenAI or Anthropic tool
+    /// definitions) into `.stpc` declarations and a contract to start from.
+    Import(import::ImportArgs),
     /// Write a lattice or a contract's decision diagram as Graphviz DOT.
     Graph(graph::GraphArgs),
     /// Show which decisions change between two contracts or tables.
@@ -197,6 +201,7 @@ pub fn run(cli: Cli) -> Outcome {
         Command::Check(args) => check::run(&cli.global, args),
         Command::Compile(args) => compile::run(&cli.global, args),
         Command::Graph(args) => graph::run(&cli.global, args),
+        Command::Import(args) => import::run(&cli.global, args),
         Command::Decide(args) => decide::run(&cli.global, args),
         Command::Label(args) => label::run(&cli.global, args),
         Command::Diff(args) => diff::run(&cli.global, args),

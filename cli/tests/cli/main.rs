@@ -7,6 +7,7 @@ mod decide;
 mod eval;
 mod fmt;
 mod general;
+mod import;
 mod lints;
 mod lower;
 mod lsp;
