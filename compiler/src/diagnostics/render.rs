@@ -87,10 +87,24 @@ impl<'a> Files<'a> for CsFiles<'a> {
             return Ok(r.clone());
         }
         let file = self.map.get(id).ok_or(FilesError::FileMissing)?;
-        file.line_range(line_index).ok_or(FilesError::LineTooLarge {
-            given: line_index,
-            max: file.line_count().saturating_sub(1),
-        })
+        let whole = file
+            .line_range(line_index)
+            .ok_or(FilesError::LineTooLarge {
+                given: line_index,
+                max: file.line_count().saturating_sub(1),
+            })?;
+        // A long line no label is on, shown as context between two that
+        // are (a 51,000-character line between a `(` and its `;` was
+        // written in full for each of 100 diagnostics): its beginning.
+        if whole.len() > LONG_LINE {
+            let text = file.text();
+            let mut end = whole.start + 2 * CONTEXT;
+            while !text.is_char_boundary(end) {
+                end -= 1;
+            }
+            return Ok(whole.start..end);
+        }
+        Ok(whole)
     }
 }
 
@@ -436,6 +450,28 @@ mod tests {
         let at = "é".len() * 20_000;
         let out = one(&map, file, at, at + 1);
         assert!(out.contains("wide.stpc:1:20001"), "{out}");
+    }
+
+    #[test]
+    fn a_long_line_between_two_labels_is_shown_clipped() {
+        // codespan-reporting shows the line between two labelled lines as
+        // context: a 50,000-character one was written in full.
+        let mut map = SourceMap::new();
+        let middle = "(".repeat(50_000);
+        let file = map.add("gap.stpc", format!("a (\n{middle}\n;\n"));
+        let semicolon = 4 + middle.len() + 1;
+        let d = Diagnostic::new(Code::E0103, "this `(` is never closed")
+            .primary(Span::new(file, 2, 3), "unclosed delimiter")
+            .secondary(
+                Span::new(file, semicolon, semicolon + 1),
+                "the statement ends here",
+            );
+        let out = human_string(&map, &[d]);
+        assert!(out.len() < 2_000, "{} bytes rendered", out.len());
+        assert!(
+            out.contains("unclosed delimiter") && out.contains("the statement ends here"),
+            "{out}"
+        );
     }
 
     #[test]

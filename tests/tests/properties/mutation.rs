@@ -127,14 +127,20 @@ fn no_input_panics_any_entry_point() {
                 failures.push(format!("{name}: a seed panics"));
             }
         }
-        let current = target.join(format!("fuzz-current-{name}"));
-        let started = std::time::Instant::now();
         // `STPC_FUZZ_SEED=n` runs another stream of inputs (a long entry
-        // point splits over processes, one seed each).
+        // point splits over processes, one seed each; their files are
+        // their own).
         let stream: u64 = std::env::var("STPC_FUZZ_SEED")
             .ok()
             .and_then(|v| v.parse().ok())
             .unwrap_or(0);
+        let suffix = if stream == 0 {
+            String::new()
+        } else {
+            format!("-{stream}")
+        };
+        let current = target.join(format!("fuzz-current-{name}{suffix}"));
+        let started = std::time::Instant::now();
         let seed = (0x5eed + i as u64) ^ stream.wrapping_mul(0x9e37_79b9_7f4a_7c15);
         let report = run(*entry, &seeds, inputs, seed, Some(&current));
         let slowest = report
@@ -152,7 +158,7 @@ fn no_input_panics_any_entry_point() {
         if let Ok(limit) = std::env::var("STPC_FUZZ_SLOW_MS") {
             if let (Ok(limit), Some((t, input))) = (limit.parse::<f64>(), &report.slowest) {
                 if t.as_secs_f64() * 1e3 > limit {
-                    let keep = target.join(format!("fuzz-slow-{name}.in"));
+                    let keep = target.join(format!("fuzz-slow-{name}{suffix}.in"));
                     let _ = std::fs::write(&keep, input);
                     failures.push(format!(
                         "{name}: an input took {slowest:.1} ms (kept in {})",
@@ -162,7 +168,7 @@ fn no_input_panics_any_entry_point() {
             }
         }
         for (message, input) in report.panics.iter().take(3) {
-            let keep = target.join(format!("fuzz-panic-{name}-{}.in", input.len()));
+            let keep = target.join(format!("fuzz-panic-{name}{suffix}-{}.in", input.len()));
             let _ = std::fs::write(&keep, input);
             failures.push(format!(
                 "{name}: panic `{message}` (input kept in {})",
