@@ -101,7 +101,9 @@ pub struct EvalArgs {
     /// Also write the generated corpus as a frontier file.
     #[arg(long, value_name = "FILE")]
     pub write_frontier: Option<PathBuf>,
-    /// Input format: frontier, openai, mcp, agentdojo or auto.
+    /// Input format: frontier, openai, mcp, agentdojo, api (provider
+    /// responses: OpenAI chat.completion and Responses, Anthropic messages)
+    /// or auto.
     #[arg(long, value_name = "FORMAT", default_value = "auto")]
     pub input_format: InputFormat,
     /// Destination for a tool whose calls name none (`TOOL=DEST`, repeatable).

@@ -137,6 +137,30 @@ pub fn write_output(global: &Global, text: Result<String, String>, path: Option<
     Outcome::Success
 }
 
+/// The destination of each of `table`'s tools that declares exactly one,
+/// with `given` (`--destination TOOL=DEST`) taking precedence: what a trace
+/// that does not say where a call went needs.
+pub fn single_destinations(
+    table: &stpc_runtime::table::Table,
+    given: &[(String, String)],
+) -> Vec<(String, String)> {
+    let mut out = given.to_vec();
+    for tool in &table.tools {
+        if out.iter().any(|(t, _)| *t == tool.name) {
+            continue;
+        }
+        if let [only] = tool.destinations.as_slice() {
+            let name = usize::try_from(*only)
+                .ok()
+                .and_then(|i| table.destinations.get(i));
+            if let Some(d) = name {
+                out.push((tool.name.clone(), d.name.clone()));
+            }
+        }
+    }
+    out
+}
+
 /// Read and parse a frontier file (or standard input).
 pub fn read_frontier(
     path: &str,

@@ -38,7 +38,9 @@ pub struct ReplayArgs {
     /// Override a contract parameter, such as `--param tau=0.5` (repeatable).
     #[arg(long = "param", value_name = "NAME=VALUE", value_parser = parse_param)]
     pub params: Vec<(String, f64)>,
-    /// Input format: frontier, openai, mcp, agentdojo or auto.
+    /// Input format: frontier, openai, mcp, agentdojo, api (provider
+    /// responses: OpenAI chat.completion and Responses, Anthropic messages)
+    /// or auto.
     #[arg(long, value_name = "FORMAT", default_value = "auto")]
     pub input_format: InputFormat,
     /// Destination for a tool whose calls name none (`TOOL=DEST`, repeatable).
@@ -63,13 +65,6 @@ pub struct ReplayArgs {
 
 /// Runs `stpc replay`.
 pub fn run(global: &Global, args: ReplayArgs) -> Outcome {
-    let frontier = match read_frontier(&args.frontier, args.input_format, &args.destinations) {
-        Ok(f) => f,
-        Err(m) => {
-            output::fail(global, &m);
-            return Outcome::Failure;
-        }
-    };
     let table = match load_policy(
         global,
         &args.policy,
@@ -79,6 +74,15 @@ pub fn run(global: &Global, args: ReplayArgs) -> Outcome {
         Loaded::Table(t) => *t,
         Loaded::Problems => return Outcome::Problems,
         Loaded::Failed => return Outcome::Failure,
+    };
+    // A tool with one declared destination needs no `--destination`.
+    let destinations = crate::inputs::single_destinations(&table, &args.destinations);
+    let frontier = match read_frontier(&args.frontier, args.input_format, &destinations) {
+        Ok(f) => f,
+        Err(m) => {
+            output::fail(global, &m);
+            return Outcome::Failure;
+        }
     };
     let name = args
         .policy

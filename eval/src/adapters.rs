@@ -18,6 +18,17 @@
 //!   The destination defaults to the suite name: AgentDojo's tools are
 //!   simulated per suite.
 //!
+//!   Without `stpc/task` a call belongs to the task `session` (a log is one
+//!   session), and without `stpc/mode` it is committed.
+//! - **Provider API responses** (one per line, as an SDK logs them): OpenAI
+//!   `chat.completion` objects (`choices[].message.tool_calls`), Responses
+//!   API responses (`output[]` items of type `function_call`) or those
+//!   items alone, and Anthropic messages (`content[]` blocks of type
+//!   `tool_use`) or those blocks alone. Each response is one model turn;
+//!   the turns of one task share `metadata.task` (both APIs carry request
+//!   metadata), and a turn without it is a task of its own, named by its
+//!   id.
+//!
 //! Sources without speculation fields yield committed calls unless a
 //! `speculation` object (keyed by call id) gives `mode`, `branch`,
 //! `confidence`, `destination`, `t_ms`.
@@ -276,9 +287,8 @@ pub fn mcp(text: &str, opts: &AdapterOptions) -> Result<Frontier, FrontierError>
                     .and_then(Value::as_str)
                     .ok_or_else(|| err(line, "`tools/call` without `params.name`"))?;
                 let meta = p.get("_meta").and_then(Value::as_object);
-                let task_id = meta_str(meta, "stpc/task").ok_or_else(|| {
-                    err(line, "`tools/call` without `params._meta[\"stpc/task\"]`")
-                })?;
+                // A log without stpc metadata is one session: one task.
+                let task_id = meta_str(meta, "stpc/task").unwrap_or_else(|| "session".to_owned());
                 let args = match p.get("arguments") {
                     Some(Value::Object(m)) => m.clone(),
                     None => Map::new(),
@@ -351,6 +361,171 @@ pub fn mcp(text: &str, opts: &AdapterOptions) -> Result<Frontier, FrontierError>
             // Handshake, listings, other notifications and responses carry
             // no tool call: they are part of a valid MCP log, not input lost.
             _ => {}
+        }
+    }
+    let mut tasks = Vec::new();
+    for id in order {
+        if let Some((line, task)) = by_task.remove(&id) {
+            finish(line, task, &mut tasks)?;
+        }
+    }
+    Ok(Frontier { tasks })
+}
+
+/// One tool call of a provider response: id, name, arguments.
+type ApiCall = (String, String, Map<String, Value>);
+
+/// Arguments given as an object, or as the JSON string OpenAI sends.
+fn api_arguments(
+    line: usize,
+    id: &str,
+    v: Option<&Value>,
+) -> Result<Map<String, Value>, FrontierError> {
+    match v {
+        None | Some(Value::Null) => Ok(Map::new()),
+        Some(Value::Object(m)) => Ok(m.clone()),
+        Some(Value::String(s)) if s.trim().is_empty() => Ok(Map::new()),
+        Some(Value::String(s)) => match serde_json::from_str::<Value>(s) {
+            Ok(Value::Object(m)) => Ok(m),
+            _ => Err(err(
+                line,
+                format!("tool call `{id}`: `arguments` is not a JSON object string"),
+            )),
+        },
+        Some(_) => Err(err(
+            line,
+            format!("tool call `{id}`: arguments must be an object"),
+        )),
+    }
+}
+
+/// The tool calls read from one line of provider responses.
+struct ApiCalls {
+    line: usize,
+    out: Vec<ApiCall>,
+}
+
+impl ApiCalls {
+    fn push(
+        &mut self,
+        id: Option<&str>,
+        name: Option<&str>,
+        args: Option<&Value>,
+    ) -> Result<(), FrontierError> {
+        let line = self.line;
+        let id = id.map_or_else(
+            || format!("line{line}c{}", self.out.len() + 1),
+            str::to_owned,
+        );
+        let name = name.ok_or_else(|| err(line, format!("tool call `{id}` has no name")))?;
+        let args = api_arguments(line, &id, args)?;
+        self.out.push((id, name.to_owned(), args));
+        Ok(())
+    }
+
+    /// A Responses-API output item or an Anthropic content block: a call
+    /// if it is one (text and other items carry none).
+    fn item(&mut self, i: &Value) -> Result<(), FrontierError> {
+        match str_field(i, "type") {
+            // Responses API: `call_id` is what the tool's result names.
+            Some("function_call") => self.push(
+                str_field(i, "call_id").or_else(|| str_field(i, "id")),
+                str_field(i, "name"),
+                i.get("arguments"),
+            ),
+            Some("tool_use") => self.push(str_field(i, "id"), str_field(i, "name"), i.get("input")),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// The tool calls of one response (or of one bare item or block), in order.
+fn api_calls(line: usize, v: &Value) -> Result<Vec<ApiCall>, FrontierError> {
+    let mut calls = ApiCalls {
+        line,
+        out: Vec::new(),
+    };
+    let items = |key: &str| v.get(key).and_then(Value::as_array).into_iter().flatten();
+    if str_field(v, "object") == Some("chat.completion") {
+        for choice in items("choices") {
+            let tool_calls = choice
+                .get("message")
+                .and_then(|m| m.get("tool_calls"))
+                .and_then(Value::as_array);
+            for call in tool_calls.into_iter().flatten() {
+                let f = call.get("function");
+                calls.push(
+                    str_field(call, "id"),
+                    f.and_then(|f| str_field(f, "name")),
+                    f.and_then(|f| f.get("arguments")),
+                )?;
+            }
+        }
+    } else if str_field(v, "object") == Some("response") {
+        for i in items("output") {
+            calls.item(i)?;
+        }
+    } else if str_field(v, "type") == Some("message") {
+        for b in items("content") {
+            calls.item(b)?;
+        }
+    } else if matches!(str_field(v, "type"), Some("function_call" | "tool_use")) {
+        calls.item(v)?;
+    } else {
+        return Err(err(
+            line,
+            "not a provider response: expected an OpenAI `chat.completion` or `response` object, \
+             a `function_call` item, an Anthropic `message` or a `tool_use` block",
+        ));
+    }
+    Ok(calls.out)
+}
+
+/// Whether `v` is a provider API response (or one of its tool-call items).
+pub(crate) fn is_api_response(v: &Value) -> bool {
+    matches!(str_field(v, "object"), Some("chat.completion" | "response"))
+        || matches!(
+            str_field(v, "type"),
+            Some("message" | "function_call" | "tool_use")
+        )
+}
+
+/// Provider API responses as logged (see the module documentation).
+///
+/// # Errors
+///
+/// The first bad line.
+pub fn api(text: &str, opts: &AdapterOptions) -> Result<Frontier, FrontierError> {
+    let mut order: Vec<String> = Vec::new();
+    let mut by_task: BTreeMap<String, (usize, Task)> = BTreeMap::new();
+    for (line, v) in json_lines(text) {
+        let v = v?;
+        let calls = api_calls(line, &v)?;
+        let task_id = v
+            .get("metadata")
+            .and_then(|m| str_field(m, "task"))
+            .or_else(|| str_field(&v, "id"))
+            .map_or_else(|| format!("line {line}"), str::to_owned);
+        let entry = by_task.entry(task_id.clone()).or_insert_with(|| {
+            order.push(task_id.clone());
+            (
+                line,
+                Task {
+                    task: task_id.clone(),
+                    label: None,
+                    group: None,
+                    candidates: Vec::new(),
+                    committed: Commit::default(),
+                    commit_t_ms: None,
+                },
+            )
+        });
+        entry.0 = line;
+        for (id, name, args) in calls {
+            entry.1.candidates.push(
+                candidate(id, name, args, Speculation::default(), opts)
+                    .map_err(|m| err(line, m))?,
+            );
         }
     }
     let mut tasks = Vec::new();

@@ -206,6 +206,10 @@ pub enum Format {
     Mcp,
     /// AgentDojo run logs, one task per line.
     Agentdojo,
+    /// Provider API responses as logged, one per line: OpenAI
+    /// `chat.completion` and Responses-API objects (or `function_call`
+    /// items), Anthropic messages (or `tool_use` blocks).
+    Api,
     /// Decide from the first non-comment line.
     Auto,
 }
@@ -218,9 +222,10 @@ impl std::str::FromStr for Format {
             "openai" => Ok(Format::Openai),
             "mcp" => Ok(Format::Mcp),
             "agentdojo" => Ok(Format::Agentdojo),
+            "api" => Ok(Format::Api),
             "auto" => Ok(Format::Auto),
             _ => Err(format!(
-                "unknown frontier format `{s}` (frontier, openai, mcp, agentdojo, auto)"
+                "unknown frontier format `{s}` (frontier, openai, mcp, agentdojo, api, auto)"
             )),
         }
     }
@@ -275,6 +280,7 @@ impl Frontier {
             Format::Openai => crate::adapters::openai(text, opts)?,
             Format::Mcp => crate::adapters::mcp(text, opts)?,
             Format::Agentdojo => crate::adapters::agentdojo(text, opts)?,
+            Format::Api => crate::adapters::api(text, opts)?,
         };
         Ok(f)
     }
@@ -423,12 +429,14 @@ pub fn detect(text: &str) -> Result<Format, FrontierError> {
         Ok(Format::Frontier)
     } else if v.get("jsonrpc").is_some() {
         Ok(Format::Mcp)
+    } else if crate::adapters::is_api_response(&v) {
+        Ok(Format::Api)
     } else if v.get("user_task_id").is_some() || v.get("suite_name").is_some() {
         Ok(Format::Agentdojo)
     } else if v.get("messages").is_some() {
         Ok(Format::Openai)
     } else {
-        Err(FrontierError::new(line, "cannot tell the format (expected `candidates`, `jsonrpc`, `user_task_id` or `messages`)"))
+        Err(FrontierError::new(line, "cannot tell the format (expected `candidates`, `jsonrpc`, `user_task_id`, `messages`, or a provider response)"))
     }
 }
 

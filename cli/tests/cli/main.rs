@@ -16,3 +16,4 @@ mod reference;
 mod sarif;
 mod support;
 mod test;
+mod traces;
