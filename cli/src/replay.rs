@@ -52,6 +52,12 @@ pub struct ReplayArgs {
     /// Include one summary per task.
     #[arg(long)]
     pub per_task: bool,
+    /// Report each candidate instead: its decision and rule at issue, the
+    /// decision on promotion, what finally happened, whether it was a
+    /// ghost call, and the labels each observer received of it (labels,
+    /// never values).
+    #[arg(long, conflicts_with = "per_task")]
+    pub per_call: bool,
     /// Report format.
     #[arg(long, value_enum, default_value_t = ReplayFormat::Markdown)]
     pub output_format: ReplayFormat,
@@ -101,6 +107,28 @@ pub fn run(global: &Global, args: ReplayArgs) -> Outcome {
         ReplayMode::Speculative
     };
     let opts = ReplayOptions { mode, noise: None };
+    if args.per_call {
+        let traces = match stpc_eval::report::replay_traces(
+            &contract,
+            &frontier,
+            &opts,
+            !args.no_progress,
+        ) {
+            Ok(t) => t,
+            Err(e) => {
+                output::fail(global, &e.to_string());
+                return Outcome::Failure;
+            }
+        };
+        let rows = per_call(&traces);
+        let text = match args.output_format {
+            ReplayFormat::Json => serde_json::to_string_pretty(&rows)
+                .map(|t| t + "\n")
+                .map_err(|e| e.to_string()),
+            ReplayFormat::Markdown => Ok(per_call_markdown(&rows)),
+        };
+        return write_output(global, text, args.output.as_deref());
+    }
     let report = match stpc_eval::replay(
         &contract,
         &frontier,
@@ -119,4 +147,120 @@ pub fn run(global: &Global, args: ReplayArgs) -> Outcome {
         ReplayFormat::Markdown => Ok(stpc_eval::render::replay_markdown(&report)),
     };
     write_output(global, text, args.output.as_deref())
+}
+
+/// One candidate of `stpc replay --per-call`.
+#[derive(serde::Serialize)]
+struct CallRow {
+    task: String,
+    id: String,
+    tool: String,
+    destination: String,
+    mode: String,
+    decision: &'static str,
+    rule: String,
+    promoted: Option<&'static str>,
+    dispatch: &'static str,
+    ghost: bool,
+    /// Observer → the `field=label` pairs its records of this call carry.
+    received: std::collections::BTreeMap<&'static str, Vec<String>>,
+}
+
+fn dispatch_name(d: stpc_eval::Dispatch) -> &'static str {
+    use stpc_eval::Dispatch as D;
+    match d {
+        D::Original => "sent",
+        D::Rewritten => "sent rewritten",
+        D::ShadowedLocally => "answered locally",
+        D::DeferredThenPromoted { rewritten: false } => "deferred, sent on promotion",
+        D::DeferredThenPromoted { rewritten: true } => "deferred, sent rewritten on promotion",
+        D::ShadowThenReissued { rewritten: false } => "answered locally, reissued on promotion",
+        D::ShadowThenReissued { rewritten: true } => {
+            "answered locally, reissued rewritten on promotion"
+        }
+        D::Withheld => "withheld",
+        D::Blocked => "blocked",
+    }
+}
+
+fn per_call(traces: &[stpc_eval::TaskTrace]) -> Vec<CallRow> {
+    let mut rows = Vec::new();
+    for t in traces {
+        let plan: Vec<bool> = t.events.iter().map(|e| e.in_plan).collect();
+        let views: Vec<(stpc_eval::Observer, Vec<stpc_eval::trace::Record>)> =
+            stpc_eval::Observer::ALL
+                .into_iter()
+                .map(|o| {
+                    (
+                        o,
+                        stpc_eval::trace::project(o, &t.issued, t.scrub_after_commit, &plan),
+                    )
+                })
+                .collect();
+        for (i, e) in t.events.iter().enumerate() {
+            let mut received = std::collections::BTreeMap::new();
+            for (o, records) in &views {
+                let mut fields: Vec<String> = records
+                    .iter()
+                    .filter(|r| r.index == Some(i))
+                    .flat_map(|r| r.fields.iter().map(|(f, l)| format!("{f}={l}")))
+                    .collect();
+                if records.iter().any(|r| r.index == Some(i)) && fields.is_empty() {
+                    // A record with no labelled field (the network's host
+                    // and size, a log line): it still saw the call.
+                    fields.push("(a record)".to_owned());
+                }
+                if !fields.is_empty() {
+                    received.insert(o.as_str(), fields);
+                }
+            }
+            rows.push(CallRow {
+                task: t.task.clone(),
+                id: e.id.clone(),
+                tool: e.tool.clone(),
+                destination: e.destination.clone(),
+                mode: e.mode.clone(),
+                decision: e.decision.as_str(),
+                rule: e.rule.clone(),
+                promoted: e.promoted_decision.map(stpc_eval::Act::as_str),
+                dispatch: dispatch_name(e.dispatch),
+                ghost: e.ghost(),
+                received,
+            });
+        }
+    }
+    rows
+}
+
+fn per_call_markdown(rows: &[CallRow]) -> String {
+    use std::fmt::Write as _;
+    let cell = |s: &str| s.replace('|', "\\|");
+    let mut out = String::from(
+        "| task | call | tool | destination | mode | decision | rule | on promotion | outcome | ghost | received |\n\
+         |---|---|---|---|---|---|---|---|---|---|---|\n",
+    );
+    for r in rows {
+        let received = r
+            .received
+            .iter()
+            .map(|(o, f)| format!("{o}: {}", f.join(", ")))
+            .collect::<Vec<_>>()
+            .join("; ");
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            cell(&r.task),
+            cell(&r.id),
+            cell(&r.tool),
+            cell(&r.destination),
+            cell(&r.mode),
+            r.decision,
+            cell(&r.rule),
+            r.promoted.unwrap_or(""),
+            r.dispatch,
+            if r.ghost { "yes" } else { "" },
+            cell(&received),
+        );
+    }
+    out
 }

@@ -144,3 +144,56 @@ fn a_trace_that_is_not_a_provider_response_is_refused_with_its_line() {
         run.stderr
     );
 }
+
+#[test]
+fn per_call_reports_each_candidate_its_outcome_and_what_each_observer_received() {
+    let rows = replay(
+        "tests/cli/import/mcp_response.json",
+        "tests/cli/traces/mcp_speculative.jsonl",
+        &["--per-call"],
+    );
+    let rows = rows.as_array().unwrap();
+    assert_eq!(rows.len(), 2);
+    // A speculative read on the abandoned branch b1: allowed, sent, a ghost
+    // call, and the provider received its field's label and the
+    // destination's.
+    let read = &rows[0];
+    assert_eq!(
+        (
+            read["tool"].as_str(),
+            read["decision"].as_str(),
+            read["dispatch"].as_str()
+        ),
+        (Some("search_notes"), Some("allow"), Some("sent"))
+    );
+    assert_eq!(read["ghost"], true);
+    let provider: Vec<&str> = read["received"]["provider"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    assert!(
+        provider.iter().any(|f| f.starts_with("query=")),
+        "{provider:?}"
+    );
+    assert!(
+        provider.contains(&"<destination>=sensitive"),
+        "{provider:?}"
+    );
+    // Labels, never values.
+    assert!(!serde_json::to_string(&rows).unwrap().contains("grocery"));
+    // A speculative write on the committed branch b2: deferred by its rule,
+    // re-decided on promotion and sent; not a ghost.
+    let write = &rows[1];
+    assert_eq!(
+        (
+            write["decision"].as_str(),
+            write["rule"].as_str(),
+            write["promoted"].as_str()
+        ),
+        (Some("defer"), Some("writes_wait"), Some("allow"))
+    );
+    assert_eq!(write["dispatch"], "deferred, sent on promotion");
+    assert_eq!(write["ghost"], false);
+}
