@@ -47,22 +47,13 @@ pub fn run(global: &Global, args: ExplainArgs) -> Outcome {
     }
 }
 
-fn read_text(path: &str) -> Result<String, String> {
-    if path == "-" {
-        std::io::read_to_string(std::io::stdin())
-            .map_err(|e| format!("cannot read standard input: {e}"))
-    } else {
-        std::fs::read_to_string(path).map_err(|e| format!("cannot read `{path}`: {e}"))
-    }
-}
-
 fn explain_event(global: &Global, table_path: &str, event_path: &str) -> Outcome {
     let result = decide::load_table(table_path)
         .and_then(|t| {
             Engine::new(Arc::new(t)).map_err(|e| format!("cannot compile the table: {e}"))
         })
         .and_then(|engine| {
-            let ev = EventInput::parse(&read_text(event_path)?)?;
+            let ev = EventInput::parse(&crate::inputs::read_text(event_path)?)?;
             let engine = Arc::new(engine);
             let x = event::explain(&engine, &ev)?;
             let runtime = runtime_outcome(engine, &ev)?;

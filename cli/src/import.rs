@@ -95,22 +95,11 @@ struct Tool<'a> {
 
 /// Runs `stpc import`.
 pub fn run(global: &Global, args: ImportArgs) -> Outcome {
-    let text = if args.input == "-" {
-        let mut s = String::new();
-        match std::io::Read::read_to_string(&mut std::io::stdin(), &mut s) {
-            Ok(_) => s,
-            Err(e) => {
-                output::fail(global, &format!("cannot read standard input: {e}"));
-                return Outcome::Failure;
-            }
-        }
-    } else {
-        match std::fs::read_to_string(&args.input) {
-            Ok(s) => s,
-            Err(e) => {
-                output::fail(global, &format!("cannot read `{}`: {e}", args.input));
-                return Outcome::Failure;
-            }
+    let text = match crate::inputs::read_text(&args.input) {
+        Ok(t) => t,
+        Err(message) => {
+            output::fail(global, &message);
+            return Outcome::Failure;
         }
     };
     let name = args.name.clone().unwrap_or_else(|| {

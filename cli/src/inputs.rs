@@ -137,6 +137,20 @@ pub fn write_output(global: &Global, text: Result<String, String>, path: Option<
     Outcome::Success
 }
 
+/// The text of the file `path`, or of standard input for `-`.
+///
+/// # Errors
+///
+/// A message naming what could not be read.
+pub fn read_text(path: &str) -> Result<String, String> {
+    if path == "-" {
+        std::io::read_to_string(std::io::stdin())
+            .map_err(|e| format!("cannot read standard input: {e}"))
+    } else {
+        std::fs::read_to_string(path).map_err(|e| format!("cannot read `{path}`: {e}"))
+    }
+}
+
 /// The destination of each of `table`'s tools that declares exactly one,
 /// with `given` (`--destination TOOL=DEST`) taking precedence: what a trace
 /// that does not say where a call went needs.
@@ -167,14 +181,7 @@ pub fn read_frontier(
     format: InputFormat,
     destinations: &[(String, String)],
 ) -> Result<Frontier, String> {
-    let text = if path == "-" {
-        let mut s = String::new();
-        std::io::Read::read_to_string(&mut std::io::stdin(), &mut s)
-            .map_err(|e| format!("cannot read standard input: {e}"))?;
-        s
-    } else {
-        std::fs::read_to_string(path).map_err(|e| format!("cannot read `{path}`: {e}"))?
-    };
+    let text = read_text(path)?;
     let opts = AdapterOptions {
         destinations: destinations.iter().cloned().collect::<BTreeMap<_, _>>(),
     };

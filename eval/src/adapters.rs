@@ -115,6 +115,55 @@ fn finish(line: usize, mut task: Task, tasks: &mut Vec<Task>) -> Result<(), Fron
     Ok(())
 }
 
+/// Tasks built up over many lines (a log interleaves its tasks), in the
+/// order they first appear; each remembers its last line for errors.
+#[derive(Default)]
+struct Tasks {
+    order: Vec<String>,
+    by_id: BTreeMap<String, (usize, Task)>,
+}
+
+impl Tasks {
+    /// The task `id`, begun empty if it is new; `line` is its latest line.
+    fn at(&mut self, id: &str, line: usize) -> &mut Task {
+        let order = &mut self.order;
+        let entry = self.by_id.entry(id.to_owned()).or_insert_with(|| {
+            order.push(id.to_owned());
+            (
+                line,
+                Task {
+                    task: id.to_owned(),
+                    label: None,
+                    group: None,
+                    candidates: Vec::new(),
+                    committed: Commit::default(),
+                    commit_t_ms: None,
+                },
+            )
+        });
+        entry.0 = line;
+        &mut entry.1
+    }
+
+    /// The task `id` if it has begun.
+    fn get(&mut self, id: &str, line: usize) -> Option<&mut Task> {
+        self.by_id.get_mut(id).map(|e| {
+            e.0 = line;
+            &mut e.1
+        })
+    }
+
+    fn finish(mut self) -> Result<Frontier, FrontierError> {
+        let mut tasks = Vec::new();
+        for id in self.order {
+            if let Some((line, task)) = self.by_id.remove(&id) {
+                finish(line, task, &mut tasks)?;
+            }
+        }
+        Ok(Frontier { tasks })
+    }
+}
+
 /// OpenAI chat transcripts.
 ///
 /// # Errors
@@ -268,8 +317,7 @@ fn meta_str(meta: Option<&Map<String, Value>>, k: &str) -> Option<String> {
 ///
 /// The first bad line.
 pub fn mcp(text: &str, opts: &AdapterOptions) -> Result<Frontier, FrontierError> {
-    let mut order: Vec<String> = Vec::new();
-    let mut by_task: BTreeMap<String, (usize, Task)> = BTreeMap::new();
+    let mut tasks = Tasks::default();
     for (line, v) in json_lines(text) {
         let v = v?;
         if str_field(&v, "jsonrpc") != Some("2.0") {
@@ -299,23 +347,10 @@ pub fn mcp(text: &str, opts: &AdapterOptions) -> Result<Frontier, FrontierError>
                     Some(Value::Number(n)) => Some(n.to_string()),
                     _ => None,
                 };
-                let entry = by_task.entry(task_id.clone()).or_insert_with(|| {
-                    order.push(task_id.clone());
-                    (
-                        line,
-                        Task {
-                            task: task_id.clone(),
-                            label: None,
-                            group: None,
-                            candidates: Vec::new(),
-                            committed: Commit::default(),
-                            commit_t_ms: None,
-                        },
-                    )
-                });
+                let task = tasks.at(&task_id, line);
                 let cid = meta_str(meta, "stpc/id")
                     .or(rpc_id)
-                    .unwrap_or_else(|| format!("c{}", entry.1.candidates.len() + 1));
+                    .unwrap_or_else(|| format!("c{}", task.candidates.len() + 1));
                 let spec = Speculation {
                     mode: meta_str(meta, "stpc/mode"),
                     branch: meta_str(meta, "stpc/branch"),
@@ -328,10 +363,9 @@ pub fn mcp(text: &str, opts: &AdapterOptions) -> Result<Frontier, FrontierError>
                         .and_then(Value::as_u64),
                 };
                 if let Some(l) = meta_str(meta, "stpc/label") {
-                    entry.1.label = Some(l);
+                    task.label = Some(l);
                 }
-                entry.0 = line;
-                entry.1.candidates.push(
+                task.candidates.push(
                     candidate(cid, name.to_owned(), args, spec, opts).map_err(|m| err(line, m))?,
                 );
             }
@@ -344,32 +378,25 @@ pub fn mcp(text: &str, opts: &AdapterOptions) -> Result<Frontier, FrontierError>
                     "candidates": p.get("candidates").cloned().unwrap_or(Value::Array(Vec::new())),
                 }))
                 .map_err(|_| err(line, "`branches` and `candidates` must be lists of strings"))?;
-                let entry = by_task.get_mut(task_id).ok_or_else(|| {
+                let task = tasks.get(task_id, line).ok_or_else(|| {
                     err(
                         line,
                         format!("commit for task `{task_id}` before any of its calls"),
                     )
                 })?;
-                entry.1.committed.branches.extend(commit.branches);
-                entry.1.committed.candidates.extend(commit.candidates);
+                task.committed.branches.extend(commit.branches);
+                task.committed.candidates.extend(commit.candidates);
                 if let Some(l) = str_field(p, "label") {
-                    entry.1.label = Some(l.to_owned());
+                    task.label = Some(l.to_owned());
                 }
-                entry.1.commit_t_ms = p.get("t_ms").and_then(Value::as_u64);
-                entry.0 = line;
+                task.commit_t_ms = p.get("t_ms").and_then(Value::as_u64);
             }
             // Handshake, listings, other notifications and responses carry
             // no tool call: they are part of a valid MCP log, not input lost.
             _ => {}
         }
     }
-    let mut tasks = Vec::new();
-    for id in order {
-        if let Some((line, task)) = by_task.remove(&id) {
-            finish(line, task, &mut tasks)?;
-        }
-    }
-    Ok(Frontier { tasks })
+    tasks.finish()
 }
 
 /// One tool call of a provider response: id, name, arguments.
@@ -496,8 +523,7 @@ pub(crate) fn is_api_response(v: &Value) -> bool {
 ///
 /// The first bad line.
 pub fn api(text: &str, opts: &AdapterOptions) -> Result<Frontier, FrontierError> {
-    let mut order: Vec<String> = Vec::new();
-    let mut by_task: BTreeMap<String, (usize, Task)> = BTreeMap::new();
+    let mut tasks = Tasks::default();
     for (line, v) in json_lines(text) {
         let v = v?;
         let calls = api_calls(line, &v)?;
@@ -506,33 +532,13 @@ pub fn api(text: &str, opts: &AdapterOptions) -> Result<Frontier, FrontierError>
             .and_then(|m| str_field(m, "task"))
             .or_else(|| str_field(&v, "id"))
             .map_or_else(|| format!("line {line}"), str::to_owned);
-        let entry = by_task.entry(task_id.clone()).or_insert_with(|| {
-            order.push(task_id.clone());
-            (
-                line,
-                Task {
-                    task: task_id.clone(),
-                    label: None,
-                    group: None,
-                    candidates: Vec::new(),
-                    committed: Commit::default(),
-                    commit_t_ms: None,
-                },
-            )
-        });
-        entry.0 = line;
+        let task = tasks.at(&task_id, line);
         for (id, name, args) in calls {
-            entry.1.candidates.push(
+            task.candidates.push(
                 candidate(id, name, args, Speculation::default(), opts)
                     .map_err(|m| err(line, m))?,
             );
         }
     }
-    let mut tasks = Vec::new();
-    for id in order {
-        if let Some((line, task)) = by_task.remove(&id) {
-            finish(line, task, &mut tasks)?;
-        }
-    }
-    Ok(Frontier { tasks })
+    tasks.finish()
 }
