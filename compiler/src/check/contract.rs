@@ -146,17 +146,17 @@ fn statements<'a>(
         match stmt {
             ast::ContractStmt::Tools(names, loc) => {
                 if once.first(cx, "`tools`", loc.span()) {
-                    out.tools = names
-                        .iter()
-                        .filter_map(|n| cx.lookup(m, n, Kind::Tool).map(hir::ToolId))
+                    out.tools = super::sets::expand(cx, m, names, Kind::Tool)
+                        .into_iter()
+                        .map(hir::ToolId)
                         .collect();
                 }
             }
             ast::ContractStmt::Destinations(names, loc) => {
                 if once.first(cx, "`destinations`", loc.span()) {
-                    out.destinations = names
-                        .iter()
-                        .filter_map(|n| cx.lookup(m, n, Kind::Destination).map(hir::DestId))
+                    out.destinations = super::sets::expand(cx, m, names, Kind::Destination)
+                        .into_iter()
+                        .map(hir::DestId)
                         .collect();
                 }
             }

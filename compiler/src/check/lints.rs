@@ -175,7 +175,8 @@ fn unused(cx: &mut Cx<'_>) {
             | Kind::Tool
             | Kind::Substitute
             | Kind::Lexicon
-            | Kind::Transform => false,
+            | Kind::Transform
+            | Kind::Set => false,
         };
         if !skip {
             diags.push(errors::unused(d.kind.word(), &d.name, d.span));

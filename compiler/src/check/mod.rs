@@ -14,6 +14,7 @@
 //! vocab     lattices (lattice.rs), Mode/Effect enums, channels
 //! decls     observers, destinations, tools, substitutes, lexicons,
 //!           labelers, transforms
+//! sets      named sets of tools or destinations (sets.rs)
 //! contract  contracts: statements, guards (guard.rs), tests
 //! a3        every REWRITE and SHADOW preserves the cut (A3)
 //! lints     warnings
@@ -34,6 +35,7 @@ pub(crate) mod errors;
 mod guard;
 pub mod lattice;
 mod lints;
+mod sets;
 #[cfg(test)]
 mod tests;
 mod vocab;
@@ -72,6 +74,7 @@ pub fn check(resolved: &Resolved, diagnostics: &mut Diagnostics) -> hir::Program
     };
     vocab::check(&mut cx);
     decls::check(&mut cx);
+    sets::check(&mut cx);
     contract::check(&mut cx);
     a3::check(&mut cx);
     lints::check(&mut cx);

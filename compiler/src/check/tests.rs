@@ -287,3 +287,82 @@ fn one_run_reports_independent_mistakes() {
     let r = run(&src);
     assert_eq!(r.codes(), [Code::E0201, Code::E0403, Code::E0406]);
 }
+
+/// The names of the tools and destinations contract `c` allows.
+fn allowed(r: &Run, c: &str) -> (Vec<String>, Vec<String>) {
+    let c = r.program.contracts.iter().find(|x| x.name == c).unwrap();
+    let tools = c
+        .tools
+        .iter()
+        .map(|t| r.program.tools[t.0 as usize].name.clone())
+        .collect();
+    let dests = c
+        .destinations
+        .iter()
+        .map(|d| r.program.destinations[d.0 as usize].name.clone())
+        .collect();
+    (tools, dests)
+}
+
+#[test]
+fn sets_expand_in_their_own_scope_in_member_order_each_member_once() {
+    // `lib` names std's `brave`; the root declares nothing of that name,
+    // and reaches `brave` twice (directly and through `engines`).
+    let r = run_files(
+        "main.stpc",
+        &[
+            (
+                "main.stpc",
+                "use std::labels;\nuse std::observers;\nuse std::tools::{web_search, brave};\nuse lib::{engines, more};\n\
+                 destination mine { host \"search.example\"; label public; observed by provider; }\n\
+                 contract c { tools web_search; destinations mine, engines, brave, more; decide { allow; } }\n",
+            ),
+            (
+                "lib.stpc",
+                "use std::tools::{brave, duckduckgo, bing};\nset engines { brave, duckduckgo }\nset more { engines, bing }\n",
+            ),
+        ],
+    );
+    assert!(r.codes().is_empty(), "{:?}", r.codes());
+    let (tools, dests) = allowed(&r, "c");
+    assert_eq!(tools, ["web_search"]);
+    assert_eq!(dests, ["mine", "brave", "duckduckgo", "bing"]);
+}
+
+#[test]
+fn a_set_member_must_name_a_tool_destination_or_set() {
+    let r = run("use std::tools::{web_search};\nuse std::observers;\nset s { web_search, provider, nowhere }\n");
+    r.expect(Code::E0203, "provider", None);
+    r.expect(Code::E0201, "nowhere", None);
+}
+
+#[test]
+fn set_errors_are_reported_once_where_the_set_is_declared() {
+    // A cycle of three sets is one E0207 (at the first), however many
+    // contracts list them; a contract listing a broken set adds nothing.
+    let r = run("use std::tools::{web_search, brave};\n\
+         set a { brave, b }\nset b { c }\nset c { a }\n\
+         contract x { tools web_search; destinations a; decide { block; } }\n\
+         contract y { tools web_search; destinations b, c; decide { block; } }\n");
+    assert_eq!(r.codes(), [Code::E0207]);
+    r.expect(Code::E0207, "a", None);
+    assert!(allowed(&r, "x").1.is_empty());
+}
+
+#[test]
+fn a_set_of_one_kind_is_refused_in_the_other_list() {
+    let r = run(
+        "use std::tools::{web_search, brave};\nset engines { brave }\nset search { web_search }\n\
+         contract x { tools engines; destinations search; decide { block; } }\n",
+    );
+    assert_eq!(r.codes(), [Code::E0203, Code::E0203]);
+}
+
+#[test]
+fn an_unused_set_is_a_warning() {
+    let r = run(
+        "use std::tools::{web_search, brave};\nset engines { brave }\n\
+         contract x { tools web_search; destinations brave; decide { block; } }\n",
+    );
+    assert_eq!(r.codes(), [Code::W0001], "{:?}", r.codes());
+}

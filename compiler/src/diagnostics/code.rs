@@ -102,6 +102,10 @@ codes! {
     E0205 = (Error, "import cycle"),
     /// A name that two whole-module imports both provide.
     E0206 = (Error, "ambiguous name"),
+    /// A `set` that contains itself, directly or through other sets.
+    E0207 = (Error, "recursive set"),
+    /// A `set` with both tools and destinations among its members.
+    E0208 = (Error, "set of tools and destinations"),
     // ---- E03xx: lattices
     /// A lattice whose order has a cycle.
     E0301 = (Error, "cyclic lattice order"),

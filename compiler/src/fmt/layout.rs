@@ -174,6 +174,10 @@ fn entries(item: &Item) -> Result<Option<Entries>> {
             end(e.name.loc),
             e.values.iter().map(|v| range(v.loc)).collect(),
         ),
+        Item::Set(x) => (
+            end(x.name.loc),
+            x.members.iter().map(|v| range(v.loc)).collect(),
+        ),
         Item::Channels(c) => (
             range(c.loc).0,
             c.names.iter().map(|n| range(n.loc)).collect(),
@@ -229,7 +233,11 @@ impl<'t> Slots<'t> {
     fn item(mut self, item: &Item) -> Result<Vec<Slot>> {
         match item {
             Item::Use(_) | Item::Observer(_) => self.leaf(range(item.loc())),
-            Item::Lattice(_) | Item::Enum(_) | Item::Channels(_) | Item::Lexicon(_) => {
+            Item::Lattice(_)
+            | Item::Enum(_)
+            | Item::Set(_)
+            | Item::Channels(_)
+            | Item::Lexicon(_) => {
                 self.braced(item)?;
             }
             Item::Destination(d) => {

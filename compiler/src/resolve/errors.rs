@@ -80,3 +80,41 @@ pub(crate) fn ambiguous(
             "import `{name}` explicitly, such as `use {a}::{{{name}}};`"
         ))
 }
+
+/// `E0207`: a set that contains itself, directly or through other sets.
+pub(crate) fn set_cycle(cycle: &[String], span: Span) -> Diagnostic {
+    Diagnostic::new(
+        Code::E0207,
+        format!("set `{}` contains itself: {}", cycle.first().map_or("", String::as_str), cycle.join(" -> ")),
+    )
+    .primary(span, "this set is reached again through its own members")
+    .help("list the members the sets share in one set that both name, instead of each naming the other")
+}
+
+/// `E0208`: a set with both tools and destinations among its members.
+pub(crate) fn set_mixed(name: &str, span: Span, tool: Span, destination: Span) -> Diagnostic {
+    Diagnostic::new(
+        Code::E0208,
+        format!("set `{name}` holds both tools and destinations"),
+    )
+    .primary(span, "a set lists tools or destinations, not both")
+    .secondary(tool, "a tool")
+    .secondary(destination, "a destination")
+    .help("split it into a set of tools and a set of destinations")
+}
+
+/// `E0203` for a set listed where the other kind of member is expected.
+pub(crate) fn set_of_wrong_kind(
+    name: &str,
+    expected: &str,
+    found: &str,
+    span: Span,
+    decl: Span,
+) -> Diagnostic {
+    Diagnostic::new(
+        Code::E0203,
+        format!("expected {expected}s, found set `{name}` of {found}s"),
+    )
+    .primary(span, format!("this set holds {found}s, not {expected}s"))
+    .secondary(decl, format!("`{name}` is declared here"))
+}

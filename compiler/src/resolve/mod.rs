@@ -84,6 +84,8 @@ pub enum Kind {
     Labeler,
     /// `transform`
     Transform,
+    /// `set` (of tools or destinations)
+    Set,
     /// `contract`
     Contract,
 }
@@ -101,6 +103,7 @@ impl Kind {
             Kind::Lexicon => "lexicon",
             Kind::Labeler => "labeler",
             Kind::Transform => "transform",
+            Kind::Set => "set",
             Kind::Contract => "contract",
         }
     }
@@ -117,6 +120,7 @@ impl Kind {
             ast::Item::Lexicon(_) => Kind::Lexicon,
             ast::Item::Labeler(_) => Kind::Labeler,
             ast::Item::Transform(_) => Kind::Transform,
+            ast::Item::Set(_) => Kind::Set,
             ast::Item::Contract(_) => Kind::Contract,
         })
     }
@@ -229,6 +233,12 @@ impl Resolved {
             .get(module)
             .and_then(|m| m.get(decl))
             .is_some_and(Cell::get)
+    }
+
+    /// What `name` is bound to in `module`'s scope, without reporting
+    /// anything or marking it used.
+    pub(crate) fn binding(&self, module: usize, name: &str) -> Option<&Binding> {
+        self.modules.get(module)?.scope.get(name)
     }
 
     /// Looks `name` up in `module`'s scope, expecting a declaration of `kind`.

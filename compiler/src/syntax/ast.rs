@@ -76,6 +76,8 @@ pub enum Item {
     Labeler(Labeler),
     /// `transform generic_query(text) -> public { ... }`
     Transform(Transform),
+    /// `set search_engines { brave, duckduckgo }`
+    Set(Set),
     /// `contract web_default { ... }`
     Contract(Contract),
 }
@@ -87,6 +89,7 @@ impl Item {
             Item::Use(_) | Item::Channels(_) => None,
             Item::Lattice(x) => Some(&x.name),
             Item::Enum(x) => Some(&x.name),
+            Item::Set(x) => Some(&x.name),
             Item::Observer(x) => Some(&x.name),
             Item::Destination(x) => Some(&x.name),
             Item::Tool(x) => Some(&x.name),
@@ -104,6 +107,7 @@ impl Item {
             Item::Use(x) => x.loc,
             Item::Lattice(x) => x.loc,
             Item::Enum(x) => x.loc,
+            Item::Set(x) => x.loc,
             Item::Channels(x) => x.loc,
             Item::Observer(x) => x.loc,
             Item::Destination(x) => x.loc,
@@ -176,6 +180,19 @@ pub struct Enum {
     pub name: Ident,
     /// Its values.
     pub values: Vec<Ident>,
+    /// The whole declaration.
+    pub loc: Loc,
+}
+
+/// `set search_engines { brave, duckduckgo, more_engines }`: a named list of
+/// tools or of destinations (members may be other sets), written wherever a
+/// contract lists tools or destinations.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Set {
+    /// The set's name.
+    pub name: Ident,
+    /// Its members, as written.
+    pub members: Vec<Ident>,
     /// The whole declaration.
     pub loc: Loc,
 }

@@ -61,6 +61,7 @@ pub const ITEM_KEYWORDS: &[&str] = &[
     "lexicon",
     "labeler",
     "transform",
+    "set",
     "contract",
 ];
 

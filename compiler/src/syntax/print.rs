@@ -150,6 +150,11 @@ pub fn block_rows(item: &Item, breaks: Breaks<'_>) -> Option<Vec<Range<usize>>> 
             breaks,
         ),
         Item::Channels(c) => filled_block("channels", &strings(&c.names), breaks),
+        Item::Set(x) => filled_block(
+            &format!("set {}", x.name.name),
+            &strings(&x.members),
+            breaks,
+        ),
         Item::Lexicon(l) if l.entries.is_empty() => None,
         Item::Lexicon(l) => filled_block(
             &format!("lexicon {}", l.name.name),
@@ -691,6 +696,11 @@ impl Printer {
             Item::Channels(c) => {
                 self.braced("channels", &strings(&c.names), block_rows(item, breaks))
             }
+            Item::Set(x) => self.braced(
+                &format!("set {}", x.name.name),
+                &strings(&x.members),
+                block_rows(item, breaks),
+            ),
             Item::Observer(o) => {
                 let locality = match o.locality {
                     Locality::External => "external",

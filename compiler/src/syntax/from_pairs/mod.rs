@@ -278,6 +278,14 @@ impl Builder {
                 c.finish()?;
                 Item::Enum(Enum { name, values, loc })
             }
+            Rule::set_decl => {
+                let loc = self.loc(&pair);
+                let mut c = self.children(pair);
+                let name = self.ident(c.expect(Rule::ident)?)?;
+                let members = self.idents(&mut c)?;
+                c.finish()?;
+                Item::Set(Set { name, members, loc })
+            }
             Rule::channels_decl => {
                 let loc = self.loc(&pair);
                 let mut c = self.children(pair);
