@@ -18,7 +18,7 @@
         $pattern: IDENT,
         keyword:
           "use lattice for args destination destinations enum channels observer external internal " +
-          "sees host url collection label labels observed by tool tools effect list substitute on " +
+          "sees host url collection label labels observed by tool tools effect list substitute set on " +
           "promote reuse reissue lexicon labeler labelers terms parts field pattern entity fallback " +
           "transform replace with without redact coarsen time to constant contract forbid at " +
           "threshold budget per task counting audit none raw scrub after commit decide using " +
@@ -51,7 +51,7 @@
         {
           className: "title",
           begin: new RegExp(
-            "(?<=\\b(?:lattice|enum|observer|destination|tool|substitute|lexicon|labeler|transform|contract|budget)\\s+)" +
+            "(?<=\\b(?:lattice|enum|observer|destination|tool|substitute|lexicon|labeler|transform|set|contract|budget)\\s+)" +
               IDENT
           ),
           relevance: 0
