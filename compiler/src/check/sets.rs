@@ -11,7 +11,7 @@
 //! member reached twice counts once.
 
 use super::Cx;
-use crate::resolve::{errors, Binding, Kind, Resolved};
+use crate::resolve::{errors, Binding, Decl, Kind, Resolved};
 use crate::source::Span;
 use crate::syntax::ast;
 use std::collections::HashMap;
@@ -36,15 +36,21 @@ impl Holds {
     }
 }
 
+/// Declaration `d` with its syntax, when it is a set.
+fn set_decl(resolved: &Resolved, d: usize) -> Option<(&Decl, &ast::Set)> {
+    let decl = resolved.decls.get(d)?;
+    match resolved.item(decl)? {
+        ast::Item::Set(set) => Some((decl, set)),
+        _ => None,
+    }
+}
+
 /// Checks every set's declaration.
 pub(super) fn check(cx: &mut Cx<'_>) {
     let resolved = cx.resolved;
     let mut memo = HashMap::new();
-    for (d, decl) in resolved.decls.iter().enumerate() {
-        if decl.kind != Kind::Set {
-            continue;
-        }
-        let Some(ast::Item::Set(set)) = resolved.item(decl) else {
+    for d in 0..resolved.decls.len() {
+        let Some((decl, set)) = set_decl(resolved, d) else {
             continue;
         };
         for m in &set.members {
@@ -102,14 +108,7 @@ fn holds(
         }
         return Holds::Nothing;
     }
-    let Some((decl, set)) = resolved
-        .decls
-        .get(d)
-        .and_then(|decl| match resolved.item(decl) {
-            Some(ast::Item::Set(set)) => Some((decl, set)),
-            _ => None,
-        })
-    else {
+    let Some((decl, set)) = set_decl(resolved, d) else {
         return Holds::Nothing;
     };
     stack.push(d);
@@ -194,10 +193,10 @@ pub(super) fn expand(cx: &mut Cx<'_>, module: usize, names: &[ast::Ident], want:
             leaves(resolved, d, want, &mut visited, &mut |i| push(i, &mut out));
         } else if h != Holds::Nothing {
             let (expected, found) = match want {
-                Kind::Tool => ("tool", "destination"),
-                _ => ("destination", "tool"),
+                Kind::Tool => ("tool", "set of destinations"),
+                _ => ("destination", "set of tools"),
             };
-            cx.diags.push(errors::set_of_wrong_kind(
+            cx.diags.push(errors::wrong_kind(
                 &n.name,
                 expected,
                 found,
@@ -221,14 +220,7 @@ fn leaves(
         return;
     }
     visited.push(d);
-    let Some((decl, set)) = resolved
-        .decls
-        .get(d)
-        .and_then(|decl| match resolved.item(decl) {
-            Some(ast::Item::Set(set)) => Some((decl, set)),
-            _ => None,
-        })
-    else {
+    let Some((decl, set)) = set_decl(resolved, d) else {
         return;
     };
     for m in &set.members {

@@ -102,19 +102,3 @@ pub(crate) fn set_mixed(name: &str, span: Span, tool: Span, destination: Span) -
     .secondary(destination, "a destination")
     .help("split it into a set of tools and a set of destinations")
 }
-
-/// `E0203` for a set listed where the other kind of member is expected.
-pub(crate) fn set_of_wrong_kind(
-    name: &str,
-    expected: &str,
-    found: &str,
-    span: Span,
-    decl: Span,
-) -> Diagnostic {
-    Diagnostic::new(
-        Code::E0203,
-        format!("expected {expected}s, found set `{name}` of {found}s"),
-    )
-    .primary(span, format!("this set holds {found}s, not {expected}s"))
-    .secondary(decl, format!("`{name}` is declared here"))
-}
