@@ -20,7 +20,7 @@
           "use lattice for args destination destinations enum channels observer external internal " +
           "sees host url collection label labels observed by tool tools effect list substitute set on " +
           "promote reuse reissue lexicon labeler labelers terms parts field pattern entity fallback " +
-          "transform replace with without redact coarsen time to constant contract forbid at " +
+          "transform replace with without redact coarsen time to constant contract extends forbid at " +
           "threshold budget per task counting audit none raw scrub after commit decide using " +
           "allowed exhausted missing available mode confidence test call branch dispatches of expect " +
           "when unless",

@@ -12,22 +12,150 @@ use crate::syntax::ast;
 use std::collections::HashMap;
 
 pub(crate) fn check(cx: &mut Cx<'_>) {
-    let decls: Vec<(usize, Span, usize)> = cx
-        .resolved
+    let r = cx.resolved;
+    let decls: Vec<(usize, Span, Option<&ast::Contract>)> = r
         .of_kind(Kind::Contract)
-        .enumerate()
-        .map(|(i, d)| (d.module, d.span, i))
+        .map(|d| match r.item(d) {
+            Some(ast::Item::Contract(c)) => (d.module, d.span, Some(c)),
+            _ => (d.module, d.span, None),
+        })
         .collect();
-    for (module, span, i) in decls {
-        let r = cx.resolved;
-        let Some(ast::Item::Contract(c)) = r.of_kind(Kind::Contract).nth(i).and_then(|d| r.item(d))
-        else {
-            cx.diags.push(Diagnostic::internal(span, "not a contract"));
-            continue;
-        };
-        let out = contract(cx, module, c);
-        cx.program.contracts.push(out);
+    let parents = parents(cx, &decls);
+    // Each contract is checked after the one it extends: `done[i]` is its
+    // result, `Parent::Broken` when what it extends could not be checked.
+    let mut done: Vec<Option<hir::Contract>> = vec![None; decls.len()];
+    let mut state = vec![Visit::New; decls.len()];
+    for i in 0..decls.len() {
+        visit(cx, &decls, &parents, &mut done, &mut state, i);
     }
+    cx.program.contracts = done.into_iter().flatten().collect();
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Visit {
+    New,
+    /// On the path being checked: reaching it again is a cycle (`E0209`).
+    Open,
+    /// Checked, or found on a cycle and checked without a parent.
+    Closed,
+}
+
+fn set(state: &mut [Visit], i: usize, to: Visit) {
+    if let Some(s) = state.get_mut(i) {
+        *s = to;
+    }
+}
+
+/// What a contract inherits from.
+enum Parent {
+    None,
+    Contract(Box<hir::Contract>),
+    /// It extends a contract that could not be resolved or is on a cycle,
+    /// which was reported: check its own statements without asking for
+    /// what it would have inherited.
+    Broken,
+}
+
+/// The contract each contract's `extends` names, by contract index
+/// (`Some(None)` when it names one that does not resolve).
+fn parents(
+    cx: &mut Cx<'_>,
+    decls: &[(usize, Span, Option<&ast::Contract>)],
+) -> Vec<Option<Option<usize>>> {
+    decls
+        .iter()
+        .map(|(m, _, c)| {
+            let path = c.and_then(|c| c.extends.as_ref())?;
+            let found = cx.resolved.extended(*m, path, cx.diags);
+            Some(found.map(|f| f.index as usize))
+        })
+        .collect()
+}
+
+fn visit(
+    cx: &mut Cx<'_>,
+    decls: &[(usize, Span, Option<&ast::Contract>)],
+    parents: &[Option<Option<usize>>],
+    done: &mut [Option<hir::Contract>],
+    state: &mut [Visit],
+    i: usize,
+) {
+    if state.get(i) != Some(&Visit::New) {
+        return;
+    }
+    let Some(&(module, span, c)) = decls.get(i) else {
+        return;
+    };
+    let Some(c) = c else {
+        cx.diags.push(Diagnostic::internal(span, "not a contract"));
+        set(state, i, Visit::Closed);
+        return;
+    };
+    set(state, i, Visit::Open);
+    let parent = match parents.get(i).copied().flatten() {
+        None => Some(None),
+        Some(None) => None,
+        Some(Some(p)) => {
+            if state.get(p) == Some(&Visit::Open) {
+                cycle(cx, decls, parents, i);
+                None
+            } else {
+                visit(cx, decls, parents, done, state, p);
+                done.get(p).and_then(Option::as_ref).map(Some)
+            }
+        }
+    };
+    let parent = match parent {
+        Some(None) => Parent::None,
+        Some(Some(p)) => Parent::Contract(Box::new(p.clone())),
+        None => Parent::Broken,
+    };
+    // `visit` of the parent may have closed this one on a cycle through it.
+    if state.get(i) == Some(&Visit::Open) {
+        let out = contract(cx, module, c, parent);
+        if let Some(slot) = done.get_mut(i) {
+            *slot = Some(out);
+        }
+        set(state, i, Visit::Closed);
+    }
+}
+
+/// `E0209`, once per cycle: `to` extends a contract still being checked,
+/// so the chain of `extends` from `to` comes back to it. Reported at the
+/// contract of the cycle declared first, whichever was reached first.
+fn cycle(
+    cx: &mut Cx<'_>,
+    decls: &[(usize, Span, Option<&ast::Contract>)],
+    parents: &[Option<Option<usize>>],
+    to: usize,
+) {
+    let mut members = vec![to];
+    while let Some(Some(Some(p))) = members.last().and_then(|m| parents.get(*m)) {
+        if *p == to || members.len() > decls.len() {
+            break;
+        }
+        members.push(*p);
+    }
+    let first = members
+        .iter()
+        .position(|m| Some(m) == members.iter().min())
+        .unwrap_or(0);
+    members.rotate_left(first);
+    let contract = |i: usize| decls.get(i).and_then(|d| d.2);
+    let mut chain: Vec<String> = members
+        .iter()
+        .filter_map(|i| contract(*i).map(|c| c.name.name.clone()))
+        .collect();
+    if let Some(head) = chain.first().cloned() {
+        chain.push(head);
+    }
+    let span = members
+        .first()
+        .and_then(|i| contract(*i))
+        .and_then(|c| c.extends.as_ref())
+        .and_then(|p| Some(p.first()?.loc.span().to(p.last()?.loc.span())))
+        .unwrap_or_default();
+    cx.diags.push(rerrors::extends_cycle(&chain, span));
 }
 
 /// Remembers the first place a once-only statement was given (`E0418`).
@@ -45,29 +173,58 @@ impl Once {
     }
 }
 
-fn contract(cx: &mut Cx<'_>, m: usize, c: &ast::Contract) -> hir::Contract {
+fn contract(cx: &mut Cx<'_>, m: usize, c: &ast::Contract, parent: Parent) -> hir::Contract {
     let span = c.name.loc.span();
-    let mut out = hir::Contract {
-        name: c.name.name.clone(),
-        params: Vec::new(),
-        tools: Vec::new(),
-        destinations: Vec::new(),
-        labelers: None,
-        forbids: Vec::new(),
-        thresholds: Vec::new(),
-        budgets: Vec::new(),
-        audit: hir::Audit::default(),
-        rules: Vec::new(),
-        tests: Vec::new(),
-        span,
+    let inherits = !matches!(parent, Parent::None);
+    // An extending contract starts as a copy of what it extends: every id
+    // in it is program-wide, so its guards, cuts and thresholds mean the
+    // same here. Tests are not inherited: they state what the parent
+    // decides, which the child's additions may change.
+    let mut out = match parent {
+        Parent::Contract(p) => hir::Contract {
+            name: c.name.name.clone(),
+            tests: Vec::new(),
+            span,
+            ..*p
+        },
+        Parent::None | Parent::Broken => hir::Contract {
+            name: c.name.name.clone(),
+            params: Vec::new(),
+            tools: Vec::new(),
+            destinations: Vec::new(),
+            labelers: None,
+            forbids: Vec::new(),
+            thresholds: Vec::new(),
+            budgets: Vec::new(),
+            audit: hir::Audit::default(),
+            rules: Vec::new(),
+            tests: Vec::new(),
+            span,
+        },
     };
     params(cx, &mut out, c);
-    let (decide, tests) = statements(cx, m, &mut out, c);
+    let (decide, tests) = statements(cx, m, &mut out, c, inherits);
+    if !inherits {
+        missing(cx, &out, c);
+    }
+    pipeline(cx, m, &mut out, c, decide, inherits);
+    for t in tests {
+        if let Some(t) = super::contract_tests::test(cx, m, &out, t) {
+            out.tests.push(t);
+        }
+    }
+    out
+}
+
+/// What a contract that extends nothing must say: its allow-lists and
+/// its labelers.
+fn missing(cx: &mut Cx<'_>, out: &hir::Contract, c: &ast::Contract) {
+    let span = c.name.loc.span();
     if out.labelers.is_none() && !cx.program.labelers.is_empty() {
         let names: Vec<String> = cx.program.labelers.iter().map(|l| l.name.clone()).collect();
         let after = c.stmts.iter().rev().find_map(|s| match s {
-            ast::ContractStmt::Destinations(_, loc) | ast::ContractStmt::Tools(_, loc) => {
-                Some(loc.span())
+            ast::ContractStmt::Destinations(list) | ast::ContractStmt::Tools(list) => {
+                Some(list.loc.span())
             }
             _ => None,
         });
@@ -91,19 +248,20 @@ fn contract(cx: &mut Cx<'_>, m: usize, c: &ast::Contract) -> hir::Contract {
         cx.diags
             .push(errors::empty_allow_list(&c.name.name, "destinations", span));
     }
-    pipeline(cx, m, &mut out, c, decide);
-    for t in tests {
-        if let Some(t) = super::contract_tests::test(cx, m, &out, t) {
-            out.tests.push(t);
-        }
-    }
-    out
 }
 
-/// The contract's parameters and their defaults, each in `[0, 1]`.
+/// The contract's parameters and their defaults, each in `[0, 1]`. A
+/// parameter of the contract it extends keeps its place (thresholds refer
+/// to it by position) and takes the new default.
 fn params(cx: &mut Cx<'_>, out: &mut hir::Contract, c: &ast::Contract) {
+    let inherited = out.params.len();
     for p in &c.params {
-        if let Some(first) = out.params.iter().find(|x| x.name == p.name.name) {
+        if let Some(first) = out
+            .params
+            .iter()
+            .skip(inherited)
+            .find(|x| x.name == p.name.name)
+        {
             cx.diags.push(rerrors::duplicate(
                 "parameter",
                 &p.name.name,
@@ -121,22 +279,37 @@ fn params(cx: &mut Cx<'_>, out: &mut hir::Contract, c: &ast::Contract) {
             cx.diags
                 .push(errors::out_of_unit_msg(&what, p.default.loc.span()));
         }
-        out.params.push(hir::Param {
+        let param = hir::Param {
             name: p.name.name.clone(),
             default: v,
             value: v,
             span: p.name.loc.span(),
-        });
+        };
+        match out.params.iter_mut().find(|x| x.name == p.name.name) {
+            Some(old) => *old = param,
+            None => out.params.push(param),
+        }
+    }
+    for t in &mut out.thresholds {
+        if let Some(p) = t.param.and_then(|p| out.params.get(p.index())) {
+            t.value = p.value;
+        }
     }
 }
 
 /// The contract's statements, vocabulary first so guards and tests can
 /// refer to budgets and tools; returns its `decide` block and its tests.
+///
+/// In a contract that extends another, `tools +=` and `destinations +=`
+/// add to the inherited lists, `forbid` and `budget` add to the inherited
+/// ones, and every other statement (`tools`, `destinations`, `labelers`,
+/// `audit`, a mode's `threshold`) takes the place of the inherited one.
 fn statements<'a>(
     cx: &mut Cx<'_>,
     m: usize,
     out: &mut hir::Contract,
     c: &'a ast::Contract,
+    inherits: bool,
 ) -> (Option<&'a ast::Decide>, Vec<&'a ast::Test>) {
     let mut once = Once::default();
     let mut decide: Option<&ast::Decide> = None;
@@ -144,20 +317,33 @@ fn statements<'a>(
     // Vocabulary first, so guards and tests can refer to budgets and tools.
     for stmt in &c.stmts {
         match stmt {
-            ast::ContractStmt::Tools(names, loc) => {
-                if once.first(cx, "`tools`", loc.span()) {
-                    out.tools = super::sets::expand(cx, m, names, Kind::Tool)
-                        .into_iter()
-                        .map(hir::ToolId)
-                        .collect();
+            ast::ContractStmt::Tools(list) => {
+                if once.first(cx, "`tools`", list.loc.span()) {
+                    let ids = allow_list(cx, m, c, list, inherits, "tools", Kind::Tool);
+                    let ids = ids.into_iter().map(hir::ToolId);
+                    if !list.extend {
+                        out.tools.clear();
+                    }
+                    for id in ids {
+                        if !out.tools.contains(&id) {
+                            out.tools.push(id);
+                        }
+                    }
                 }
             }
-            ast::ContractStmt::Destinations(names, loc) => {
-                if once.first(cx, "`destinations`", loc.span()) {
-                    out.destinations = super::sets::expand(cx, m, names, Kind::Destination)
-                        .into_iter()
-                        .map(hir::DestId)
-                        .collect();
+            ast::ContractStmt::Destinations(list) => {
+                if once.first(cx, "`destinations`", list.loc.span()) {
+                    let kind = Kind::Destination;
+                    let ids = allow_list(cx, m, c, list, inherits, "destinations", kind);
+                    let ids = ids.into_iter().map(hir::DestId);
+                    if !list.extend {
+                        out.destinations.clear();
+                    }
+                    for id in ids {
+                        if !out.destinations.contains(&id) {
+                            out.destinations.push(id);
+                        }
+                    }
                 }
             }
             ast::ContractStmt::Labelers(names, loc) => {
@@ -206,33 +392,79 @@ fn statements<'a>(
     (decide, tests)
 }
 
+/// The members of a `tools` or `destinations` statement; `E0426` for `+=`
+/// with nothing inherited (the names still count, as if `+=` were not
+/// there).
+fn allow_list(
+    cx: &mut Cx<'_>,
+    m: usize,
+    c: &ast::Contract,
+    list: &ast::AllowList,
+    inherits: bool,
+    what: &str,
+    kind: Kind,
+) -> Vec<u32> {
+    if list.extend && !inherits {
+        cx.diags.push(errors::nothing_to_extend(
+            &c.name.name,
+            what,
+            list.loc.span(),
+        ));
+    }
+    super::sets::expand(cx, m, &list.names, kind)
+}
+
 /// The rules of the `decide` block, which must end with an unguarded default.
+///
+/// An extending contract's rules run after every inherited rule but the
+/// inherited default, and a default of its own takes that one's place: so
+/// an extension can refine what its parent lets through, but never decide
+/// an event before the parent's rules (its fail-closed prelude) have seen
+/// it. With no `decide` block it keeps the inherited pipeline.
 fn pipeline(
     cx: &mut Cx<'_>,
     m: usize,
     out: &mut hir::Contract,
     c: &ast::Contract,
     decide: Option<&ast::Decide>,
+    inherits: bool,
 ) {
     let span = c.name.loc.span();
-    match decide {
-        Some(d) => out.rules = rules(cx, m, out, d),
-        None => cx.diags.push(errors::no_default(&c.name.name, span, None)),
+    let mut inherited = std::mem::take(&mut out.rules);
+    let default = match inherited.last() {
+        Some(last) if last.unguarded => inherited.pop(),
+        _ => None,
+    };
+    let own = match decide {
+        Some(d) => rules(cx, m, out, &inherited, d),
+        None => Vec::new(),
+    };
+    let own_default = own.iter().any(|r| r.unguarded);
+    out.rules = inherited;
+    out.rules.extend(own);
+    if !own_default {
+        out.rules.extend(default);
+    }
+    if inherits {
+        return;
     }
     // A default rule followed by more rules is still a total pipeline: the
     // rules after it are unreachable, which the lints report (W0002) with
     // the default's span, rather than "no final default rule".
-    if let (Some(d), Some(last)) = (decide, out.rules.last()) {
-        if !last.unguarded && !out.rules.iter().any(|r| r.unguarded) {
-            cx.diags.push(errors::no_default(
-                &c.name.name,
-                d.loc.span(),
-                Some(last.span),
-            ));
+    match (decide, out.rules.last()) {
+        (None, _) => cx.diags.push(errors::no_default(&c.name.name, span, None)),
+        (Some(d), None) => cx
+            .diags
+            .push(errors::no_default(&c.name.name, d.loc.span(), None)),
+        (Some(d), Some(last)) => {
+            if !own_default {
+                cx.diags.push(errors::no_default(
+                    &c.name.name,
+                    d.loc.span(),
+                    Some(last.span),
+                ));
+            }
         }
-    } else if let Some(d) = decide {
-        cx.diags
-            .push(errors::no_default(&c.name.name, d.loc.span(), None));
     }
 }
 
@@ -264,6 +496,8 @@ fn threshold(cx: &mut Cx<'_>, out: &mut hir::Contract, once: &mut Once, t: &ast:
             }
         },
     };
+    // One threshold per mode: this one takes the place of an inherited one.
+    out.thresholds.retain(|x| x.mode != mode);
     out.thresholds.push(hir::Threshold {
         mode,
         value,
@@ -307,14 +541,25 @@ fn budget(cx: &mut Cx<'_>, out: &mut hir::Contract, b: &ast::Budget) {
     });
 }
 
-fn rules(cx: &mut Cx<'_>, m: usize, c: &hir::Contract, d: &ast::Decide) -> Vec<hir::Rule> {
+fn rules(
+    cx: &mut Cx<'_>,
+    m: usize,
+    c: &hir::Contract,
+    inherited: &[hir::Rule],
+    d: &ast::Decide,
+) -> Vec<hir::Rule> {
     let env = Env {
         module: m,
         params: &c.params,
         budgets: &c.budgets,
         tools: &c.tools,
     };
-    let mut names: HashMap<String, Span> = HashMap::new();
+    // Rule names are how tests, `stpc why` and audit records name a rule:
+    // an extension may not reuse an inherited one.
+    let mut names: HashMap<String, Span> = inherited
+        .iter()
+        .filter_map(|r| Some((r.name.clone()?, r.span)))
+        .collect();
     let mut out = Vec::new();
     for r in &d.rules {
         if let Some(n) = &r.name {

@@ -131,6 +131,21 @@ pub(crate) fn empty_allow_list(contract: &str, what: &str, span: Span) -> Diagno
     .help(format!("list the allowed {what}, such as `{what} a, b;`"))
 }
 
+/// `E0426`: `tools +=` or `destinations +=` with nothing inherited.
+pub(crate) fn nothing_to_extend(contract: &str, what: &str, span: Span) -> Diagnostic {
+    Diagnostic::new(
+        Code::E0426,
+        format!("`{what} +=` in contract `{contract}`, which extends nothing"),
+    )
+    .primary(
+        span,
+        format!("there is no inherited list of {what} to add to"),
+    )
+    .help(format!(
+        "write `{what} a, b;`, or extend a contract: `contract {contract} extends base {{ ... }}`"
+    ))
+}
+
 /// `E0406`: a pipeline without a final default rule.
 pub(crate) fn no_default(contract: &str, span: Span, last: Option<Span>) -> Diagnostic {
     let d = Diagnostic::new(

@@ -43,6 +43,18 @@ impl Run {
         self.diagnostics.codes()
     }
 
+    /// Asserts the diagnostics with `code` underline exactly `snippets`.
+    fn expect_all(&self, code: Code, snippets: &[&str]) {
+        let found: Vec<&str> = self
+            .diagnostics
+            .iter()
+            .filter(|d| d.code == code)
+            .filter_map(|d| d.primary_span())
+            .map(|s| self.map.slice(s))
+            .collect();
+        assert_eq!(found, snippets, "{code}");
+    }
+
     /// Asserts exactly one diagnostic with `code`, underlining `snippet`,
     /// whose help starts with `help`.
     fn expect(&self, code: Code, snippet: &str, help: Option<&str>) {
@@ -365,4 +377,194 @@ fn an_unused_set_is_a_warning() {
          contract x { tools web_search; destinations brave; decide { block; } }\n",
     );
     assert_eq!(r.codes(), [Code::W0001], "{:?}", r.codes());
+}
+
+fn contract<'a>(r: &'a Run, name: &str) -> &'a hir::Contract {
+    r.program.contracts.iter().find(|x| x.name == name).unwrap()
+}
+
+fn rule_names(r: &Run, name: &str) -> Vec<String> {
+    contract(r, name)
+        .rules
+        .iter()
+        .map(|x| x.name.clone().unwrap_or_else(|| "_".into()))
+        .collect()
+}
+
+/// A base with two tools, a cut, a threshold, a budget and a prelude.
+const BASE: &str = "use std::labels;\nuse std::modes;\nuse std::observers;\n\
+    use std::tools::{web_search, calendar_lookup, brave, google_calendar};\n\
+    use std::labelers::{std_args, std_destinations};\n\
+    contract base(tau = 0.7) {\n\
+        tools web_search;\n destinations brave;\n labelers std_args, std_destinations;\n\
+        forbid args >= intent_revealing at provider;\n threshold speculative tau;\n\
+        audit to runtime_log without raw args;\n\
+        decide {\n unknown: block unless tool allowed;\n gate: defer when confidence < threshold;\n allow;\n }\n\
+    }\n";
+
+#[test]
+fn an_extension_inherits_everything_and_adds_to_its_lists() {
+    let src = format!(
+        "{BASE}contract mine(tau = 0.4) extends base {{\n\
+            tools += calendar_lookup, web_search;\n destinations += google_calendar;\n\
+            forbid args >= sensitive at provider;\n\
+            decide {{ scrub: block when args >= sensitive; }}\n\
+         }}\n"
+    );
+    let r = run(&src);
+    assert!(r.codes().is_empty(), "{:?}", r.codes());
+    let (tools, dests) = allowed(&r, "mine");
+    assert_eq!(tools, ["web_search", "calendar_lookup"]);
+    assert_eq!(dests, ["brave", "google_calendar"]);
+    let (m, b) = (contract(&r, "mine"), contract(&r, "base"));
+    // Inherited labelers and audit; cuts added after the parent's.
+    assert_eq!(m.labelers, b.labelers);
+    assert_eq!(m.audit, b.audit);
+    assert_eq!(m.forbids.len(), 2);
+    assert_eq!(m.forbids[0], b.forbids[0]);
+    // The parameter keeps its place and takes the new default, and the
+    // threshold that reads it follows.
+    assert_eq!(m.params.len(), 1);
+    assert_eq!(m.params[0].value, 0.4);
+    assert_eq!(m.thresholds.len(), 1);
+    assert_eq!(m.thresholds[0].value, 0.4);
+    assert_eq!(b.thresholds[0].value, 0.7);
+    // The extension's rules run after the parent's and before its default.
+    assert_eq!(rule_names(&r, "mine"), ["unknown", "gate", "scrub", "_"]);
+    assert!(m.rules.last().unwrap().unguarded);
+    // Tests are not inherited; the parent is unchanged.
+    assert_eq!(rule_names(&r, "base"), ["unknown", "gate", "_"]);
+}
+
+#[test]
+fn an_extension_replaces_what_it_restates() {
+    let src = format!(
+        "{BASE}contract mine extends base {{\n\
+            tools calendar_lookup;\n destinations google_calendar;\n audit none;\n\
+            threshold speculative 0.2;\n\
+            decide {{ deny_all: block; }}\n\
+         }}\n"
+    );
+    let r = run(&src);
+    assert!(r.codes().is_empty(), "{:?}", r.codes());
+    assert_eq!(
+        allowed(&r, "mine"),
+        (
+            vec!["calendar_lookup".to_string()],
+            vec!["google_calendar".to_string()]
+        )
+    );
+    let m = contract(&r, "mine");
+    assert!(m.audit.sinks.is_empty());
+    assert_eq!(m.thresholds.len(), 1);
+    assert_eq!(m.thresholds[0].value, 0.2);
+    // A default of its own takes the place of the inherited one.
+    assert_eq!(rule_names(&r, "mine"), ["unknown", "gate", "deny_all"]);
+}
+
+#[test]
+fn an_extension_may_come_first_and_extend_an_extension() {
+    let src = format!(
+        "{BASE}contract top extends middle {{ destinations += google_calendar; }}\n\
+         contract middle extends base {{ tools += calendar_lookup; }}\n"
+    );
+    let r = run(&src);
+    assert!(r.codes().is_empty(), "{:?}", r.codes());
+    assert_eq!(
+        allowed(&r, "top"),
+        (
+            vec!["web_search".to_string(), "calendar_lookup".to_string()],
+            vec!["brave".to_string(), "google_calendar".to_string()]
+        )
+    );
+    // Declaration order is kept in the program.
+    let names: Vec<&str> = r
+        .program
+        .contracts
+        .iter()
+        .map(|c| c.name.as_str())
+        .collect();
+    assert_eq!(names, ["base", "top", "middle"]);
+}
+
+#[test]
+fn an_extension_may_not_reuse_an_inherited_rule_name() {
+    let src = format!("{BASE}contract mine extends base {{ decide {{ gate: block; }} }}\n");
+    let r = run(&src);
+    r.expect(Code::E0202, "gate", None);
+}
+
+#[test]
+fn extends_names_a_contract_in_scope_or_by_module_path() {
+    let lib = (
+        "policies/strict.stpc",
+        "use std::tools::{web_search, brave};\nuse std::labelers::{std_args, std_destinations};\n\
+         contract strict { tools web_search; destinations brave; labelers std_args, std_destinations; decide { block; } }\n",
+    );
+    // By path: the module is loaded, nothing is bound, so the extension
+    // may take the name it extends.
+    let r = run_files(
+        "main.stpc",
+        &[
+            ("main.stpc", "contract strict extends policies::strict {}\n"),
+            lib,
+        ],
+    );
+    assert!(r.codes().is_empty(), "{:?}", r.codes());
+    assert_eq!(r.program.contracts.len(), 2);
+    // By path into std.
+    let r = run("use std::tools::{web_search, bing};\n\
+         contract mine extends std::policies::rewrite { tools += web_search; destinations += bing; }\n");
+    assert!(r.codes().is_empty(), "{:?}", r.codes());
+    assert_eq!(
+        rule_names(&r, "mine"),
+        rule_names(&r, "rewrite"),
+        "the same pipeline"
+    );
+    // What is not a contract, or not there.
+    let r = run("use std::tools::{web_search};\ncontract a extends web_search {}\n");
+    r.expect(Code::E0203, "web_search", None);
+    let r = run("contract a extends std::policies::rewrite::nothing {}\n");
+    r.expect(Code::E0204, "std::policies::rewrite::nothing", None);
+    let r = run("contract a extends std::policies::rewrit {}\n");
+    r.expect(
+        Code::E0204,
+        "std::policies::rewrit",
+        Some("did you mean `std::policies::rewrite`?"),
+    );
+}
+
+#[test]
+fn a_cycle_of_extends_is_one_error_and_nothing_else() {
+    let r = run(
+        "contract a extends b {}\ncontract b extends c {}\ncontract c extends a {}\n\
+         contract d extends d {}\n",
+    );
+    assert_eq!(r.codes(), [Code::E0209, Code::E0209], "{:?}", r.codes());
+    let messages: Vec<String> = r.diagnostics.iter().map(|d| d.message.clone()).collect();
+    assert!(
+        messages
+            .iter()
+            .any(|m| m == "contract `a` extends itself: a extends b extends c extends a"),
+        "{messages:?}"
+    );
+    assert!(
+        messages.iter().any(|m| m.ends_with("itself: d extends d")),
+        "{messages:?}"
+    );
+    // Reported at the first contract of the cycle.
+    r.expect_all(Code::E0209, &["b", "d"]);
+}
+
+#[test]
+fn plus_equals_needs_something_to_extend() {
+    let r = run("use std::tools::{web_search, brave};\nuse std::labelers::{std_args, std_destinations};\n\
+         contract a { tools += web_search; destinations brave; labelers std_args, std_destinations; decide { allow; } }\n");
+    r.expect(
+        Code::E0426,
+        "tools += web_search;",
+        Some("write `tools a, b;`"),
+    );
+    // The names still count.
+    assert_eq!(allowed(&r, "a").0, ["web_search"]);
 }

@@ -106,6 +106,8 @@ codes! {
     E0207 = (Error, "recursive set"),
     /// A `set` with both tools and destinations among its members.
     E0208 = (Error, "set of tools and destinations"),
+    /// A contract that extends itself, directly or through other contracts.
+    E0209 = (Error, "recursive extends"),
     // ---- E03xx: lattices
     /// A lattice whose order has a cycle.
     E0301 = (Error, "cyclic lattice order"),
@@ -170,6 +172,8 @@ codes! {
     /// A `// stpc: allow(...)` comment without a reason, or naming a code
     /// that cannot be suppressed.
     E0425 = (Error, "invalid suppression"),
+    /// `tools +=` or `destinations +=` in a contract that extends nothing.
+    E0426 = (Error, "nothing to add to"),
     // ---- E05xx: lowering
     /// The contract's domain does not fit the table format.
     E0501 = (Error, "domain too large for a table"),

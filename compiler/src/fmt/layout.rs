@@ -77,6 +77,25 @@ pub(crate) fn lines(file: &File, text: &str, comments: &[Comment]) -> Result<Vec
     let mut out = Vec::new();
     let mut prev: Option<(&Item, Vec<String>)> = None;
     for item in &file.items {
+        if let Some(line) = one_line(item, text, comments) {
+            let printed = vec![line];
+            if let Some((p, p_units)) = &prev {
+                if print::separated(p, p_units, item, &printed) {
+                    out.push(Line {
+                        text: String::new(),
+                        kind: Kind::Blank,
+                        range: None,
+                    });
+                }
+            }
+            out.push(Line {
+                text: printed.concat(),
+                kind: Kind::Leaf,
+                range: Some(range(item.loc())),
+            });
+            prev = Some((item, printed));
+            continue;
+        }
         let breaks = breaks(item, text, comments)?;
         let printed = print::item_units_with(item, breaks.as_deref());
         if let Some((p, p_units)) = &prev {
@@ -115,6 +134,30 @@ pub(crate) fn lines(file: &File, text: &str, comments: &[Comment]) -> Result<Vec
         prev = Some((item, printed));
     }
     Ok(out)
+}
+
+/// A `tool` or `destination` its author wrote on one line, printed on one
+/// line when it still fits: `tool t { effect e; args { q: text } destinations d; }`.
+/// The author's choice is kept (as `gofmt` keeps a one-line function),
+/// since a deployment declaring a dozen endpoints reads better as a table
+/// than as sixty lines of blocks; a block written over several lines, or
+/// one with a comment inside, keeps the block layout.
+fn one_line(item: &Item, text: &str, comments: &[Comment]) -> Option<String> {
+    if !matches!(item, Item::Tool(_) | Item::Destination(_)) {
+        return None;
+    }
+    let (start, stop) = range(item.loc());
+    let source = text.get(start..stop)?;
+    let inside = |c: &Comment| {
+        let s = c.span.start as usize;
+        c.span.file == item.loc().span().file && s >= start && s < stop
+    };
+    if source.contains('\n') || comments.iter().any(inside) {
+        return None;
+    }
+    let units = print::item_units(item);
+    let line = units.iter().map(|u| u.trim()).collect::<Vec<_>>().join(" ");
+    (!line.contains('\n') && line.chars().count() <= print::WIDTH).then_some(line)
 }
 
 /// Where the comments inside a braced list's braces ask its rows to break
@@ -324,11 +367,10 @@ impl<'t> Slots<'t> {
             }
             prev_block = block;
             match s {
-                ContractStmt::Tools(_, loc)
-                | ContractStmt::Destinations(_, loc)
-                | ContractStmt::Labelers(_, loc) => {
-                    self.leaf(range(*loc));
+                ContractStmt::Tools(list) | ContractStmt::Destinations(list) => {
+                    self.leaf(range(list.loc));
                 }
+                ContractStmt::Labelers(_, loc) => self.leaf(range(*loc)),
                 ContractStmt::Forbid(f) => self.leaf(range(f.loc)),
                 ContractStmt::Threshold(t) => self.leaf(range(t.loc)),
                 ContractStmt::Budget(b) => self.leaf(range(b.loc)),

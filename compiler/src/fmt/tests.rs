@@ -147,11 +147,13 @@ fn a_file_of_comments_only_keeps_them() {
 
 #[test]
 fn strings_that_look_like_comments_are_not_comments() {
-    let src = "destination d { host \"a//b;{\"; label x; }\n";
+    let src = "destination d { host \"a//b;{\"; label x;\n}\n";
     assert_eq!(
         fmt(src),
         "destination d {\n    host \"a//b;{\";\n    label x;\n}\n"
     );
+    let one = "destination d { host \"a//b;{\"; label x; }\n";
+    assert_eq!(fmt(one), one);
 }
 
 #[test]
@@ -259,5 +261,46 @@ fn long_rules_break_before_the_guard_and_long_calls_take_a_line_per_argument() {
     }
 }
 "#
+    );
+}
+
+#[test]
+fn a_tool_or_destination_written_on_one_line_stays_on_one_line_when_it_fits() {
+    let src = "destination d {host \"a.example\";label public;observed by provider;}\n\
+               destination e { host \"b.example\"; label public; observed by provider; }\n\
+               tool t {effect x; args {q:text} destinations d;}\n";
+    assert_eq!(
+        fmt(src),
+        "destination d { host \"a.example\"; label public; observed by provider; }\n\
+         destination e { host \"b.example\"; label public; observed by provider; }\n\n\
+         tool t { effect x; args { q: text } destinations d; }\n"
+    );
+    // Written over several lines, a block stays a block.
+    let block = "tool t {\n    effect x;\n    args { q: text }\n}\n";
+    assert_eq!(fmt(block), block);
+    // Too wide for one line, or with a comment inside: a block.
+    let long = format!(
+        "tool t {{ effect x; args {{ {} }} }}\n",
+        (0..12)
+            .map(|i| format!("field{i}: text"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    assert!(fmt(&long).starts_with("tool t {\n"), "{}", fmt(&long));
+    let commented = "tool t { effect x; /* why */ args { q: text } }\n";
+    assert!(
+        fmt(commented).starts_with("tool t {\n"),
+        "{}",
+        fmt(commented)
+    );
+}
+
+#[test]
+fn extends_and_plus_equals_are_kept() {
+    let src = "contract mine(tau = 0.4) extends std::policies::rewrite {\n\
+               tools += a, b;\n destinations c;\n}\n";
+    assert_eq!(
+        fmt(src),
+        "contract mine(tau = 0.4) extends std::policies::rewrite {\n    tools += a, b;\n    destinations c;\n}\n"
     );
 }

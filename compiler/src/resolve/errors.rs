@@ -91,6 +91,22 @@ pub(crate) fn set_cycle(cycle: &[String], span: Span) -> Diagnostic {
     .help("list the members the sets share in one set that both name, instead of each naming the other")
 }
 
+/// `E0209`: a contract that extends itself, directly or through others.
+pub(crate) fn extends_cycle(cycle: &[String], span: Span) -> Diagnostic {
+    Diagnostic::new(
+        Code::E0209,
+        format!(
+            "contract `{}` extends itself: {}",
+            cycle.first().map_or("", String::as_str),
+            cycle.join(" extends ")
+        ),
+    )
+    .primary(span, "this `extends` closes the cycle")
+    .help(
+        "a contract can extend a contract that extends others, but never one of its own extensions",
+    )
+}
+
 /// `E0208`: a set with both tools and destinations among its members.
 pub(crate) fn set_mixed(name: &str, span: Span, tool: Span, destination: Span) -> Diagnostic {
     Diagnostic::new(

@@ -55,7 +55,12 @@ struct Loading<'a> {
     stack: Vec<usize>,
     visited: Vec<bool>,
     imports: Vec<Vec<Import>>,
+    extended: Extended,
 }
+
+/// Where each `extends a::b::c` with a path finds its contract:
+/// `(extending module, "a::b::c")` to the module that declares `c`.
+pub(crate) type Extended = HashMap<(usize, String), usize>;
 
 /// Parses a std module, once per process for each file id it is given.
 ///
@@ -211,6 +216,31 @@ impl Loading<'_> {
         for u in uses {
             self.import(m, &importer, &u, diagnostics);
         }
+        let extended: Vec<(Vec<ast::Ident>, crate::source::Span)> = self
+            .modules
+            .get(m)
+            .map(|module| {
+                module
+                    .ast
+                    .items
+                    .iter()
+                    .filter_map(|i| match i {
+                        ast::Item::Contract(c) => c.extends.as_ref().filter(|p| p.len() > 1),
+                        _ => None,
+                    })
+                    .map(|p| {
+                        let span = match (p.first(), p.last()) {
+                            (Some(a), Some(b)) => a.loc.span().to(b.loc.span()),
+                            _ => crate::source::Span::default(),
+                        };
+                        (p.clone(), span)
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        for (path, span) in extended {
+            self.extend(m, &importer, &path, span, diagnostics);
+        }
         self.stack.pop();
     }
 
@@ -258,6 +288,19 @@ impl Loading<'_> {
             diagnostics.push(errors::unresolved_import(&path, span, help));
             return;
         };
+        self.link(m, target, items, span, diagnostics);
+    }
+
+    /// Records that `m` imports `target`, loading `target`'s own imports
+    /// first; `false` when that would close a cycle (reported).
+    fn link(
+        &mut self,
+        m: usize,
+        target: usize,
+        items: Option<Vec<ast::Ident>>,
+        span: crate::source::Span,
+        diagnostics: &mut Diagnostics,
+    ) -> bool {
         if let Some(pos) = self.stack.iter().position(|s| *s == target) {
             let mut cycle: Vec<String> = self
                 .stack
@@ -269,7 +312,7 @@ impl Loading<'_> {
                 cycle.push(first);
             }
             diagnostics.push(errors::import_cycle(&cycle, span));
-            return;
+            return false;
         }
         if !self.visited.get(target).copied().unwrap_or(true) {
             self.visit(target, diagnostics);
@@ -283,6 +326,45 @@ impl Loading<'_> {
                 items,
             });
         }
+        true
+    }
+
+    /// `contract c extends a::b::name`: loads the module `a::b::name` (a
+    /// std policy's module is named after its contract), else `a::b`, and
+    /// records where `name` is to be found. Nothing is bound in the
+    /// extending module's scope, so the contract may reuse the name it
+    /// extends (`contract rewrite extends std::policies::rewrite`).
+    fn extend(
+        &mut self,
+        m: usize,
+        importer: &str,
+        path: &[ast::Ident],
+        span: crate::source::Span,
+        diagnostics: &mut Diagnostics,
+    ) {
+        let segments: Vec<&str> = path.iter().map(|i| i.name.as_str()).collect();
+        let whole = self.file_for(importer, &segments);
+        let parent = segments.split_last().map_or(&[][..], |(_, p)| p);
+        let target = self
+            .find_or_load(&whole, &segments, diagnostics)
+            .or_else(|| {
+                let file = self.file_for(importer, parent);
+                self.find_or_load(&file, parent, diagnostics)
+            });
+        let Some(target) = target else {
+            let joined = segments.join("::");
+            let help = if segments.first() == Some(&"std") {
+                let paths: Vec<String> = stdlib::module_paths().collect();
+                suggest::did_you_mean(&joined, paths.iter().map(String::as_str))
+            } else {
+                Some(format!("no file `{whole}` was found"))
+            };
+            diagnostics.push(errors::unresolved_import(&joined, span, help));
+            return;
+        };
+        if self.link(m, target, Some(Vec::new()), span, diagnostics) {
+            self.extended.insert((m, segments.join("::")), target);
+        }
     }
 }
 
@@ -292,7 +374,7 @@ pub(crate) fn load(
     roots: Vec<(FileId, ast::File)>,
     loader: &mut dyn Loader,
     diagnostics: &mut Diagnostics,
-) -> (Vec<Module>, Vec<Vec<Import>>) {
+) -> (Vec<Module>, Vec<Vec<Import>>, Extended) {
     let mut loading = Loading {
         map,
         loader,
@@ -301,6 +383,7 @@ pub(crate) fn load(
         stack: Vec::new(),
         visited: Vec::new(),
         imports: Vec::new(),
+        extended: HashMap::new(),
     };
     let mut root_ids = Vec::new();
     for (file, ast) in roots {
@@ -317,5 +400,5 @@ pub(crate) fn load(
             loading.visit(r, diagnostics);
         }
     }
-    (loading.modules, loading.imports)
+    (loading.modules, loading.imports, loading.extended)
 }

@@ -30,7 +30,7 @@ mod imports;
 mod scope;
 mod stdlib;
 
-use crate::diagnostics::Diagnostics;
+use crate::diagnostics::{suggest, Diagnostics};
 use crate::source::{FileId, SourceMap, Span};
 use crate::syntax::ast;
 use std::cell::Cell;
@@ -176,6 +176,8 @@ pub struct Resolved {
     /// `used_from[module][decl]`: the module refers to the declaration.
     used_from: Vec<Vec<Cell<bool>>>,
     by_kind: HashMap<Kind, Vec<usize>>,
+    /// The module each `extends a::b::c` path names (see `imports::extend`).
+    extended: imports::Extended,
 }
 
 /// A successful lookup.
@@ -239,6 +241,64 @@ impl Resolved {
     /// anything or marking it used.
     pub(crate) fn binding(&self, module: usize, name: &str) -> Option<&Binding> {
         self.modules.get(module)?.scope.get(name)
+    }
+
+    /// The contract an `extends` clause of `module` names, by its dense
+    /// index: a name in scope, or a path loaded for it (the module
+    /// `a::b::c` or `a::b`, declaring the contract `c`). Reports like
+    /// [`Resolved::lookup`] and returns `None`.
+    pub(crate) fn extended(
+        &self,
+        module: usize,
+        path: &[ast::Ident],
+        diagnostics: &mut Diagnostics,
+    ) -> Option<Found> {
+        let (first, last) = (path.first()?, path.last()?);
+        if path.len() == 1 {
+            return self.lookup(module, first, Kind::Contract, diagnostics);
+        }
+        let joined: Vec<&str> = path.iter().map(|i| i.name.as_str()).collect();
+        let joined = joined.join("::");
+        // Not loaded: the loader has reported why.
+        let target = *self.extended.get(&(module, joined.clone()))?;
+        let span = first.loc.span().to(last.loc.span());
+        let in_target = || {
+            self.decls
+                .iter()
+                .enumerate()
+                .filter(move |(_, d)| d.module == target)
+        };
+        match in_target().find(|(_, d)| d.name == last.name) {
+            Some((i, d)) if d.kind == Kind::Contract => {
+                self.mark_used_from(module, i);
+                Some(Found {
+                    decl: i,
+                    index: d.index,
+                })
+            }
+            Some((_, d)) => {
+                diagnostics.push(errors::wrong_kind(
+                    &joined,
+                    Kind::Contract.word(),
+                    d.kind.word(),
+                    span,
+                    d.span,
+                ));
+                None
+            }
+            None => {
+                let contracts: Vec<&str> = in_target()
+                    .filter(|(_, d)| d.kind == Kind::Contract)
+                    .map(|(_, d)| d.name.as_str())
+                    .collect();
+                diagnostics.push(errors::unresolved_import(
+                    &joined,
+                    span,
+                    suggest::did_you_mean(&last.name, contracts),
+                ));
+                None
+            }
+        }
     }
 
     /// Looks `name` up in `module`'s scope, expecting a declaration of `kind`.
@@ -324,9 +384,10 @@ pub fn resolve(
     loader: &mut dyn Loader,
     diagnostics: &mut Diagnostics,
 ) -> Resolved {
-    let (modules, imports) = imports::load(map, roots, loader, diagnostics);
+    let (modules, imports, extended) = imports::load(map, roots, loader, diagnostics);
     let mut resolved = Resolved {
         modules,
+        extended,
         ..Resolved::default()
     };
     for (m, module) in resolved.modules.iter().enumerate() {

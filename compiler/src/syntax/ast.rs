@@ -483,13 +483,16 @@ pub enum TransformStep {
     Constant(Str, Loc),
 }
 
-/// `contract name(param = 0.7) { statements }`
+/// `contract name(param = 0.7) extends parent { statements }`
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Contract {
     /// The contract's name.
     pub name: Ident,
     /// Parameters with defaults.
     pub params: Vec<Param>,
+    /// The contract this one extends (`extends std::policies::rewrite`),
+    /// as written: one name in scope or a module path.
+    pub extends: Option<Vec<Ident>>,
     /// Statements in order.
     pub stmts: Vec<ContractStmt>,
     /// The whole declaration.
@@ -517,10 +520,10 @@ pub enum NumberOrParam {
 /// One statement in a contract.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum ContractStmt {
-    /// `tools a, b;`
-    Tools(Vec<Ident>, Loc),
-    /// `destinations a, b;`
-    Destinations(Vec<Ident>, Loc),
+    /// `tools a, b;` or `tools += a, b;`
+    Tools(AllowList),
+    /// `destinations a, b;` or `destinations += a, b;`
+    Destinations(AllowList),
     /// `labelers a, b;`
     Labelers(Vec<Ident>, Loc),
     /// `forbid args >= sensitive at provider, network;`
@@ -535,6 +538,17 @@ pub enum ContractStmt {
     Decide(Decide),
     /// `test "name" { ... }`
     Test(Test),
+}
+
+/// The names of a `tools` or `destinations` statement.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct AllowList {
+    /// Tools, destinations or sets of them, as written.
+    pub names: Vec<Ident>,
+    /// `+=`: added to the inherited list instead of replacing it.
+    pub extend: bool,
+    /// The whole statement.
+    pub loc: Loc,
 }
 
 /// `forbid args >= sensitive at provider, network;`

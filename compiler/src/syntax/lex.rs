@@ -48,7 +48,7 @@ const PUNCT: &str = "{}()[];:,.<>=!-#";
 
 /// Punctuation of two characters, one token each (`=>` included, so a
 /// mistyped `>=` is one token in messages).
-const OPERATORS: &[&str] = &["::", "->", "=>", "==", "!=", "<=", ">="];
+const OPERATORS: &[&str] = &["::", "->", "=>", "==", "!=", "<=", ">=", "+="];
 
 /// Scans `text` into tokens and lexical diagnostics.
 pub(crate) fn lex(file: FileId, text: &str) -> Lexed {
@@ -78,7 +78,8 @@ pub(crate) fn lex(file: FileId, text: &str) -> Lexed {
             || ch == '"'
             || ch == '/' && matches!(next, Some('/') | Some('*'))
             || is_ident_char(ch)
-            || PUNCT.contains(ch);
+            || PUNCT.contains(ch)
+            || ch == '+' && next == Some('=');
         if known {
             flush_unknown(text, file, unknown.take(), &mut diagnostics);
         }

@@ -916,7 +916,11 @@ impl Printer {
                     .join(", ")
             )
         };
-        self.open(&format!("contract {}{params}", c.name.name));
+        let extends = c.extends.as_ref().map_or(String::new(), |path| {
+            let names: Vec<&str> = path.iter().map(|i| i.name.as_str()).collect();
+            format!(" extends {}", names.join("::"))
+        });
+        self.open(&format!("contract {}{params}{extends}", c.name.name));
         let mut prev_block = false;
         for (i, s) in c.stmts.iter().enumerate() {
             let block = matches!(s, ContractStmt::Decide(_) | ContractStmt::Test(_));
@@ -931,8 +935,18 @@ impl Printer {
 
     fn contract_stmt(&mut self, s: &ContractStmt) {
         match s {
-            ContractStmt::Tools(t, _) => self.list("tools ", t, ";"),
-            ContractStmt::Destinations(d, _) => self.list("destinations ", d, ";"),
+            ContractStmt::Tools(t) => {
+                self.list(if t.extend { "tools += " } else { "tools " }, &t.names, ";");
+            }
+            ContractStmt::Destinations(d) => self.list(
+                if d.extend {
+                    "destinations += "
+                } else {
+                    "destinations "
+                },
+                &d.names,
+                ";",
+            ),
             ContractStmt::Labelers(l, _) => self.list("labelers ", l, ";"),
             ContractStmt::Forbid(f) => self.list(
                 &format!("forbid {} >= {} at ", f.subject.keyword(), f.label.name),

@@ -569,8 +569,12 @@ fn contract_stmt() -> impl Strategy<Value = ContractStmt> {
         ),
     ];
     prop_oneof![
-        idents(3).prop_map(move |t| ContractStmt::Tools(t, loc)),
-        idents(3).prop_map(move |d| ContractStmt::Destinations(d, loc)),
+        (idents(3), any::<bool>()).prop_map(move |(names, extend)| {
+            ContractStmt::Tools(AllowList { names, extend, loc })
+        }),
+        (idents(3), any::<bool>()).prop_map(move |(names, extend)| {
+            ContractStmt::Destinations(AllowList { names, extend, loc })
+        }),
         (subject(), ident(), idents(3)).prop_map(move |(subject, label, observers)| {
             ContractStmt::Forbid(Forbid {
                 subject,
@@ -612,12 +616,14 @@ fn contract() -> impl Strategy<Value = Item> {
     (
         ident(),
         prop::collection::vec(param, 0..3),
+        prop::option::of(idents(3)),
         prop::collection::vec(contract_stmt(), 0..7),
     )
-        .prop_map(|(name, params, stmts)| {
+        .prop_map(|(name, params, extends, stmts)| {
             Item::Contract(Contract {
                 name,
                 params,
+                extends,
                 stmts,
                 loc: Loc::default(),
             })

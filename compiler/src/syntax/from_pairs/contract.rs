@@ -24,6 +24,17 @@ impl Builder {
             }
             pc.finish()?;
         }
+        let extends = match c.optional(Rule::extends) {
+            Some(e) => {
+                let mut ec = self.children(e);
+                let mut pc = self.children(ec.expect(Rule::path)?);
+                let path = self.idents(&mut pc)?;
+                pc.finish()?;
+                ec.finish()?;
+                Some(path)
+            }
+            None => None,
+        };
         let mut stmts = Vec::new();
         while let Some(p) = c.next_any() {
             stmts.push(self.contract_stmt(p)?);
@@ -31,6 +42,7 @@ impl Builder {
         Ok(Contract {
             name,
             params,
+            extends,
             stmts,
             loc,
         })
@@ -47,11 +59,17 @@ impl Builder {
         }
         let mut c = self.children(pair.clone());
         let stmt = match rule {
-            Rule::allow_tools => {
-                ContractStmt::Tools(self.ident_list(c.expect(Rule::ident_list)?)?, loc)
-            }
-            Rule::allow_dests => {
-                ContractStmt::Destinations(self.ident_list(c.expect(Rule::ident_list)?)?, loc)
+            Rule::allow_tools | Rule::allow_dests => {
+                let list = AllowList {
+                    extend: c.optional(Rule::op_extend).is_some(),
+                    names: self.ident_list(c.expect(Rule::ident_list)?)?,
+                    loc,
+                };
+                if rule == Rule::allow_tools {
+                    ContractStmt::Tools(list)
+                } else {
+                    ContractStmt::Destinations(list)
+                }
             }
             Rule::use_labelers => {
                 ContractStmt::Labelers(self.ident_list(c.expect(Rule::ident_list)?)?, loc)
