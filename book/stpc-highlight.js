@@ -22,7 +22,7 @@
           "promote reuse reissue lexicon labeler labelers terms parts field pattern entity fallback " +
           "transform replace with without redact coarsen time to constant contract extends forbid at " +
           "threshold budget per task counting audit none raw scrub after commit decide using " +
-          "allowed exhausted missing available mode confidence test call branch dispatches of expect " +
+          "allowed undeclared exhausted missing available mode confidence test call branch dispatches of expect " +
           "when unless",
         built_in: "allow block defer rewrite shadow",
         literal: "true false",

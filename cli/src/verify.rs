@@ -51,8 +51,13 @@ pub fn run(global: &Global, args: VerifyArgs) -> Outcome {
         Outcome::Problems
     } else {
         if global.format == crate::Format::Human && diagnostics.is_empty() {
+            let undeclared = if table.undeclared_destinations {
+                " (undeclared destinations decided by label)"
+            } else {
+                ""
+            };
             crate::errln!(
-                "verified `{}`: sound for its {} cut(s), fail-closed, total and monotone",
+                "verified `{}`: sound for its {} cut(s), fail-closed{undeclared}, total and monotone",
                 table.contract,
                 table.forbid.len()
             );

@@ -266,6 +266,7 @@ pub fn table(name: &str, pipeline: Pipeline, tau: f64, scrub: bool) -> Table {
                 observers: vec![0, 1],
             })
             .collect(),
+        undeclared_destinations: false,
         observers: vec![
             Observer {
                 name: "provider".into(),

@@ -187,6 +187,7 @@ pub fn skeleton(contract: &str) -> Table {
         cells: Vec::new(),
         tools: Vec::new(),
         destinations: Vec::new(),
+        undeclared_destinations: false,
         observers: Vec::new(),
         forbid: Vec::new(),
         thresholds: Vec::new(),

@@ -149,6 +149,7 @@ pub fn web_search_table(opts: &Options) -> Table {
                 observers: vec![0, 1],
             },
         ],
+        undeclared_destinations: false,
         observers: vec![
             Observer {
                 name: "provider".into(),

@@ -192,6 +192,7 @@ fn contract(cx: &mut Cx<'_>, m: usize, c: &ast::Contract, parent: Parent) -> hir
             params: Vec::new(),
             tools: Vec::new(),
             destinations: Vec::new(),
+            undeclared_destinations: false,
             labelers: None,
             forbids: Vec::new(),
             thresholds: Vec::new(),
@@ -338,6 +339,10 @@ fn statements<'a>(
                     let ids = ids.into_iter().map(hir::DestId);
                     if !list.extend {
                         out.destinations.clear();
+                        out.undeclared_destinations = false;
+                    }
+                    if list.names.iter().any(|n| n.name == UNDECLARED) {
+                        out.undeclared_destinations = true;
                     }
                     for id in ids {
                         if !out.destinations.contains(&id) {
@@ -411,16 +416,30 @@ fn allow_list(
             list.loc.span(),
         ));
     }
-    super::sets::expand(cx, m, &list.names, kind)
+    // `undeclared` in a destinations list is not a name but the
+    // destinations nobody declared (see `hir::Contract::undeclared_destinations`).
+    let names: Vec<ast::Ident> = list
+        .names
+        .iter()
+        .filter(|n| !(kind == Kind::Destination && n.name == UNDECLARED))
+        .cloned()
+        .collect();
+    super::sets::expand(cx, m, &names, kind)
 }
+
+/// The word that, in a `destinations` list, allows undeclared destinations.
+pub(crate) const UNDECLARED: &str = "undeclared";
 
 /// The rules of the `decide` block, which must end with an unguarded default.
 ///
 /// An extending contract's rules run after every inherited rule but the
-/// inherited default, and a default of its own takes that one's place: so
-/// an extension can refine what its parent lets through, but never decide
-/// an event before the parent's rules (its fail-closed prelude) have seen
-/// it. With no `decide` block it keeps the inherited pipeline.
+/// inherited default, and a default of its own takes that one's place; its
+/// guarded `block` rules alone run earlier, ahead of the first inherited
+/// rule that can dispatch (ALLOW, REWRITE, SHADOW). So an extension can
+/// tighten its parent anywhere (a BLOCK is never weaker than what it
+/// pre-empts) and refine what the parent lets through, but nothing of it
+/// that can dispatch sees an event before the parent's rules have. With no
+/// `decide` block it keeps the inherited pipeline.
 fn pipeline(
     cx: &mut Cx<'_>,
     m: usize,
@@ -440,8 +459,18 @@ fn pipeline(
         None => Vec::new(),
     };
     let own_default = own.iter().any(|r| r.unguarded);
+    // Guarded BLOCKs go ahead of the first inherited rule that can
+    // dispatch: blocking is never weaker than what it pre-empts.
+    let (blocks, rest): (Vec<hir::Rule>, Vec<hir::Rule>) = own
+        .into_iter()
+        .partition(|r| inherits && !r.unguarded && r.action == Action::Block);
+    let at = inherited
+        .iter()
+        .position(|r| !matches!(r.action, Action::Block | Action::Defer))
+        .unwrap_or(inherited.len());
     out.rules = inherited;
-    out.rules.extend(own);
+    out.rules.splice(at..at, blocks);
+    out.rules.extend(rest);
     if !own_default {
         out.rules.extend(default);
     }

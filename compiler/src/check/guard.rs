@@ -66,6 +66,7 @@ fn predicate(cx: &mut Cx<'_>, env: &Env<'_>, p: &ast::Predicate, span: Span) -> 
         ast::Predicate::ToolAllowed => Guard::ToolAllowed,
         ast::Predicate::DestinationAllowed => Guard::DestinationAllowed,
         ast::Predicate::DestinationExternal => Guard::DestinationExternal,
+        ast::Predicate::DestinationUndeclared => Guard::DestinationUndeclared,
         ast::Predicate::LabelsMissing => Guard::LabelsMissing,
         ast::Predicate::SubstituteAvailable => Guard::SubstituteAvailable,
         ast::Predicate::BudgetExhausted(None) => {

@@ -568,3 +568,40 @@ fn plus_equals_needs_something_to_extend() {
     // The names still count.
     assert_eq!(allowed(&r, "a").0, ["web_search"]);
 }
+
+#[test]
+fn an_extensions_blocks_run_before_the_first_inherited_rule_that_dispatches() {
+    let r = run("contract mine extends std::policies::rewrite {\n\
+         decide { writes: block when effect in {external_write}; later: defer when confidence < 0.1; }\n}\n");
+    assert!(r.codes().is_empty(), "{:?}", r.codes());
+    assert_eq!(
+        rule_names(&r, "mine"),
+        [
+            "unknown_tool",
+            "unknown_destination",
+            "unlabeled",
+            "undeclared_destination",
+            "writes",
+            "ghost_scrub",
+            "scrub",
+            "later",
+            "_"
+        ]
+    );
+}
+
+#[test]
+fn undeclared_in_a_destinations_list_allows_undeclared_destinations() {
+    let r = run("use std::tools::all_destinations;\n\
+         contract open extends std::policies::naive { destinations += undeclared; }\n\
+         contract closed extends open { destinations all_destinations; }\n");
+    assert!(r.codes().is_empty(), "{:?}", r.codes());
+    assert!(contract(&r, "open").undeclared_destinations);
+    assert!(!contract(&r, "naive").undeclared_destinations);
+    // A plain list replaces the inherited one, `undeclared` included.
+    assert!(!contract(&r, "closed").undeclared_destinations);
+    assert_eq!(
+        contract(&r, "open").destinations,
+        contract(&r, "naive").destinations
+    );
+}

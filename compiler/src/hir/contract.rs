@@ -142,6 +142,9 @@ pub enum Guard {
     DestinationAllowed,
     /// `destination external`: some external observer records the destination.
     DestinationExternal,
+    /// `destination undeclared`: the destination is not one the tool
+    /// declares (the `<unknown>` value of the destination dimension).
+    DestinationUndeclared,
     /// `budget [name] exhausted`; `None` means any budget of the contract.
     BudgetExhausted(Option<BudgetId>),
     /// `labels missing`: a field or the destination has no label.
@@ -274,6 +277,10 @@ pub struct Contract {
     pub tools: Vec<ToolId>,
     /// The allowed destinations.
     pub destinations: Vec<DestId>,
+    /// `destinations undeclared;`: destinations the tool does not declare
+    /// are allowed too, and decided by their label (off: they never pass
+    /// `destination allowed`).
+    pub undeclared_destinations: bool,
     /// The labelers its events go through (`labelers a, b;`); `None` when
     /// the contract names none and uses every labeler of the program
     /// (deprecated, `W0009`).

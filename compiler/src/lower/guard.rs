@@ -87,10 +87,11 @@ impl Cx<'_> {
             Guard::And(v) => Expr::and(v.iter().map(|x| self.translate(x)).collect()),
             Guard::Or(v) => Expr::or(v.iter().map(|x| self.translate(x)).collect()),
             Guard::ToolAllowed => self.tools(|_, id| self.contract.tools.contains(&id)),
-            Guard::DestinationAllowed => {
-                self.dests(false, |id| self.contract.destinations.contains(&id))
-            }
+            Guard::DestinationAllowed => self.dests(self.contract.undeclared_destinations, |id| {
+                self.contract.destinations.contains(&id)
+            }),
             Guard::DestinationExternal => self.dests(true, |id| self.program.is_external(id)),
+            Guard::DestinationUndeclared => self.dests(true, |_| false),
             Guard::SubstituteAvailable => {
                 self.tools(|t, _| t.is_some_and(|t| t.substitute.is_some()))
             }

@@ -140,6 +140,7 @@ fn lower_inner(p: &hir::Program, c: &hir::Contract, out: &mut Vec<Diagnostic>) -
         diagram: built.diagram,
         tools,
         destinations,
+        undeclared_destinations: c.undeclared_destinations,
         observers: vocab::observers(p),
         forbid,
         thresholds,

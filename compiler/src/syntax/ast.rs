@@ -718,6 +718,8 @@ pub enum Predicate {
     DestinationAllowed,
     /// `destination external`
     DestinationExternal,
+    /// `destination undeclared`
+    DestinationUndeclared,
     /// `budget [name] exhausted`
     BudgetExhausted(Option<Ident>),
     /// `labels missing`

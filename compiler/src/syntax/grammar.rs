@@ -195,6 +195,7 @@ pub(crate) const FRIENDLY: &[(Rule, &str)] = &[
     (Rule::kw_constant, "`constant`"),
     (Rule::kw_contract, "`contract`"),
     (Rule::kw_extends, "`extends`"),
+    (Rule::kw_undeclared, "`undeclared`"),
     (Rule::kw_forbid, "`forbid`"),
     (Rule::kw_at, "`at`"),
     (Rule::kw_threshold, "`threshold`"),

@@ -362,6 +362,7 @@ fn expr_at(e: &Expr, min: Prec) -> String {
             Predicate::ToolAllowed => "tool allowed".into(),
             Predicate::DestinationAllowed => "destination allowed".into(),
             Predicate::DestinationExternal => "destination external".into(),
+            Predicate::DestinationUndeclared => "destination undeclared".into(),
             Predicate::BudgetExhausted(None) => "budget exhausted".into(),
             Predicate::BudgetExhausted(Some(b)) => format!("budget {} exhausted", b.name),
             Predicate::LabelsMissing => "labels missing".into(),

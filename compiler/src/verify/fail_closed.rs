@@ -1,5 +1,6 @@
 //! Fail-closed: a `<missing>` label, an `<unknown>` tool or an `<unknown>`
-//! destination must end in DEFER or BLOCK.
+//! destination must end in DEFER or BLOCK (an `<unknown>` destination only
+//! when the contract does not decide undeclared destinations by label).
 //!
 //! A prefix that fixes such a dimension to its `<missing>`/`<unknown>`
 //! value, or leaves it free, contains such points; no cell below it may
@@ -48,6 +49,12 @@ pub(crate) fn check(
         ),
     ];
     let mut found: BTreeMap<(u32, usize), String> = BTreeMap::new();
+    // A contract that allows undeclared destinations decides them by label
+    // (`destinations undeclared;`): an `<unknown>` destination may then be
+    // dispatched, and the soundness check proves every cut for it as seen
+    // by every external observer. A `<missing>` destination label still
+    // has to fail closed.
+    let skip_dest = t.undeclared_destinations;
     for prefix in prefixes {
         for c in below.cells(t, prefix.node) {
             let Some(cell) = t.cells.get(c as usize) else {
@@ -57,6 +64,9 @@ pub(crate) fn check(
                 continue;
             }
             for (case, (dim, value, _, _)) in cases.iter().enumerate() {
+                if skip_dest && *dim == point::DEST {
+                    continue;
+                }
                 let Ok(value) = u32::try_from(*value) else {
                     continue;
                 };

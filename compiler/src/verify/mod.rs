@@ -397,13 +397,20 @@ fn audit(cx: &Cx<'_>, out: &mut Vec<Diagnostic>) {
 }
 
 /// `W0602` for rules no cell comes from, unless the checker's `W0002`
-/// already named them.
+/// already named them. Rules inherited from a contract in another file
+/// (`extends`) are left out: that one of them decides nothing here (the
+/// prelude's `unknown_destination` in a contract that allows undeclared
+/// destinations) is the extension's doing, not a mistake in the rule, and
+/// nothing in this file could change it.
 fn unreachable(cx: &Cx<'_>, already: &[Span], out: &mut Vec<Diagnostic>) {
     let Origin::Contract(program, contract) = &cx.origin else {
         return;
     };
     for (id, (i, rule)) in (0u32..).zip(contract.rules.iter().enumerate()) {
-        if cx.table.cells.iter().any(|c| c.rule_id == id) || already.contains(&rule.span) {
+        if cx.table.cells.iter().any(|c| c.rule_id == id)
+            || already.contains(&rule.span)
+            || rule.span.file != contract.span.file
+        {
             continue;
         }
         let why = crate::lower::preemption(program, contract, i);

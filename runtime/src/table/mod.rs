@@ -84,6 +84,14 @@ pub struct Table {
     pub tools: Vec<Tool>,
     /// Destinations (index = destination id = value of the destination dimension).
     pub destinations: Vec<Destination>,
+    /// Whether the contract allows destinations its tools do not declare
+    /// and decides them by the destination labeler's label
+    /// (`destinations undeclared;`). Absent (false) in every table whose
+    /// contract does not say so: the verifier then proves that every
+    /// `<unknown>` destination is DEFERred or BLOCKed; when true, only
+    /// that an `<unknown>` destination without a label is.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub undeclared_destinations: bool,
     /// Observer classes.
     pub observers: Vec<Observer>,
     /// Forbidden cuts: labels that must not reach the named observers.

@@ -135,3 +135,39 @@ fn a_substitute_observed_by_the_provider_is_caught() {
         "{found:?}"
     );
 }
+
+/// `destinations += undeclared;`: the table says so, and only then may an
+/// `<unknown>` destination be dispatched.
+#[test]
+fn undeclared_destinations_are_dispatched_only_when_the_table_says_so() {
+    let open = "contract open extends std::policies::rewrite { destinations += undeclared; }\n";
+    let compiled =
+        stpc_tests::lowering::compile_text("open.stpc", open, &CompileOptions::default());
+    assert!(compiled.codes().is_empty(), "{}", compiled.rendered());
+    let table = compiled.table().clone();
+    assert!(table.undeclared_destinations);
+    // The same cells under a table that claims the contract blocks
+    // undeclared destinations: the verifier, from the table alone, finds
+    // the `<unknown>` destination that is allowed.
+    let mut lying = table.clone();
+    lying.undeclared_destinations = false;
+    let lying = lying.seal().expect("seals");
+    let mut d = Diagnostics::new();
+    stpc_compiler::verify::verify_table(&lying, stpc_compiler::Span::default(), &mut d);
+    let codes: Vec<&str> = d.iter().map(|x| x.code.as_str()).collect();
+    assert!(codes.contains(&"E0603"), "{codes:?}");
+    // Without `undeclared`, a rule that lets them through is refused.
+    let closed = "use std::tools::{all_tools, all_destinations};\n\
+        use std::labelers::{std_args, std_destinations};\n\
+        contract closed {\n tools all_tools;\n destinations all_destinations;\n\
+        labelers std_args, std_destinations;\n\
+        decide {\n block unless tool allowed;\n defer when labels missing;\n\
+        allow when destination undeclared;\n block unless destination allowed;\n allow;\n }\n}\n";
+    let compiled =
+        stpc_tests::lowering::compile_text("closed.stpc", closed, &CompileOptions::default());
+    assert!(
+        compiled.codes().contains(&"E0603".to_string()),
+        "{}",
+        compiled.rendered()
+    );
+}

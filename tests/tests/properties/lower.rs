@@ -285,9 +285,10 @@ impl Reference<'_> {
             Guard::And(v) => v.iter().all(|x| self.holds(x)),
             Guard::Or(v) => v.iter().any(|x| self.holds(x)),
             Guard::ToolAllowed => self.tool.is_some_and(|t| self.c.tools.contains(&t)),
-            Guard::DestinationAllowed => {
-                self.dest.is_some_and(|d| self.c.destinations.contains(&d))
-            }
+            Guard::DestinationAllowed => self.dest.map_or(self.c.undeclared_destinations, |d| {
+                self.c.destinations.contains(&d)
+            }),
+            Guard::DestinationUndeclared => self.dest.is_none(),
             Guard::DestinationExternal => self.dest.is_none_or(|d| self.p.is_external(d)),
             Guard::BudgetExhausted(_) => self.exhausted,
             Guard::LabelsMissing => self.arg.is_none() || self.dlabel.is_none(),

@@ -336,6 +336,7 @@ fn atom() -> impl Strategy<Value = Expr> {
     let predicate = prop_oneof![
         Just(Predicate::ToolAllowed),
         Just(Predicate::DestinationAllowed),
+        Just(Predicate::DestinationUndeclared),
         Just(Predicate::DestinationExternal),
         prop::option::of(ident()).prop_map(Predicate::BudgetExhausted),
         Just(Predicate::LabelsMissing),

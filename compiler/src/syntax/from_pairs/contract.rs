@@ -249,6 +249,8 @@ impl Builder {
                 } else if c.has_keyword(Rule::kw_destination) {
                     if c.has_keyword(Rule::kw_allowed) {
                         Predicate::DestinationAllowed
+                    } else if c.has_keyword(Rule::kw_undeclared) {
+                        Predicate::DestinationUndeclared
                     } else {
                         Predicate::DestinationExternal
                     }
