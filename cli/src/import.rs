@@ -25,10 +25,11 @@
 //! The label slots (the destination's label, an effect no annotation
 //! gave) are marked `slot:` in comments and filled with the cautious
 //! value, so the output checks and compiles as it is and nothing is more
-//! permissive than the user chose. The contract at the end is the
-//! fail-closed prelude every std policy shares, a confidence gate, a cut at
-//! `sensitive` for the provider, and speculative writes deferred to their
-//! branch.
+//! permissive than the user chose. The contract at the end extends
+//! `std::base::fail_closed` (the fail-closed prelude every std policy
+//! shares, the std labelers and audit) with the server's tools and
+//! destination in place of std's, a cut at `sensitive` for the provider, a
+//! confidence gate, and speculative writes deferred to their branch.
 //!
 //! Names that are not `.stpc` identifiers (MCP's `get-sum`) are rewritten
 //! (`get_sum`) with a comment giving the proxy's `--tool-alias`; argument
@@ -390,8 +391,7 @@ fn render(tools: &[Tool<'_>], format: From, server: &str) -> String {
          // cautious value until then, so this file checks and compiles as it is.\n\
          use std::labels;\n\
          use std::modes;\n\
-         use std::observers;\n\
-         use std::labelers;\n\n",
+         use std::observers;\n\n",
     );
     let _ = writeln!(
         s,
@@ -452,19 +452,15 @@ fn render(tools: &[Tool<'_>], format: From, server: &str) -> String {
     }
     let _ = writeln!(
         s,
-        "contract {server}_policy {{\n    tools {};\n    destinations {server};\n    \
-         labelers std_args, std_destinations;\n    \
+        "contract {server}_policy extends std::base::fail_closed {{\n    \
+         tools {};\n    destinations {server};\n    \
          forbid args >= sensitive at provider;\n    \
-         {threshold}\
-         audit to runtime_log without raw args;\n\n    \
+         {threshold}\n    \
          decide {{\n        \
-         unknown_tool: block unless tool allowed;\n        \
-         unknown_destination: block unless destination allowed;\n        \
-         unlabeled: block when labels missing;\n        \
+         sensitive: block when args >= sensitive;\n        \
          {writes}\
          {gate}\
-         sensitive: block when args >= sensitive;\n        \
-         allow;\n    }}\n}}",
+         }}\n}}",
         names.join(", "),
         threshold = if reads {
             "threshold speculative 0.7;\n    "

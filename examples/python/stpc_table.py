@@ -207,8 +207,9 @@ def _escape_string(s: str) -> str:
 # ---------------------------------------------------------------------------
 
 # A type is one of: "u32", "u16", "f64", "str", "bool", ("vec", T),
-# ("opt", T), ("map_f64",), ("enum", [names]), a struct name (key of
-# STRUCTS), or ("tagged", tag, {variant: [(field, T), ...]}).
+# ("opt", T), ("flag",) (a bool written only when true, as serde's
+# `skip_serializing_if` does), ("map_f64",), ("enum", [names]), a struct
+# name (key of STRUCTS), or ("tagged", tag, {variant: [(field, T), ...]}).
 
 _ACTION = ("enum", ["allow", "rewrite", "shadow", "defer", "block"])
 _ADDRESS_KIND = ("enum", ["host", "url", "collection"])
@@ -257,6 +258,7 @@ STRUCTS = {
         ("cells", ("vec", "Cell")),
         ("tools", ("vec", "Tool")),
         ("destinations", ("vec", "Destination")),
+        ("undeclared_destinations", ("flag",)),
         ("observers", ("vec", "Observer")),
         ("forbid", ("vec", "ForbidCut")),
         ("thresholds", ("vec", "Threshold")),
@@ -429,6 +431,8 @@ def _encode(value, ty, path: str, pretty: bool, depth: int) -> str:
         return _join("[", "]", items, pretty, depth)
     if kind == "opt":
         return "null" if value is None else _encode(value, ty[1], path, pretty, depth)
+    if kind == "flag":
+        return _encode(value, "bool", path, pretty, depth)
     if kind == "enum":
         if not isinstance(value, str) or value not in ty[1]:
             raise _shape_error(path, "unknown variant")
@@ -460,19 +464,28 @@ def _encode(value, ty, path: str, pretty: bool, depth: int) -> str:
 def _encode_object(value, tag, fields, path, pretty, depth) -> str:
     if not isinstance(value, dict):
         raise _shape_error(path, "expected an object")
-    expected = ([tag[0]] if tag else []) + [f for f, _ in fields]
+    names = [f for f, _ in fields]
     keys = list(value.keys())
-    unknown = [k for k in keys if k not in expected]
+    unknown = [k for k in keys if k not in names and not (tag and k == tag[0])]
     if unknown:
         raise _shape_error(path, "unknown field")
     for f, fty in fields:
-        if f not in value and not (isinstance(fty, tuple) and fty[0] == "opt"):
+        if fty == ("flag",):
+            if f in value and not isinstance(value[f], bool):
+                raise _shape_error(f"{path}.{f}", "expected a boolean")
+        elif f not in value and not (isinstance(fty, tuple) and fty[0] == "opt"):
             raise _shape_error(path, f"missing field `{f}`")
+    # A flag is written only when it is set (an explicit `false` is not
+    # canonical, and the layout check below refuses it).
+    present = [f for f, fty in fields if not (fty == ("flag",) and value.get(f) is not True)]
+    expected = ([tag[0]] if tag else []) + present
     sep = ": " if pretty else ":"
     items = []
     if tag:
         items.append(_escape_string(tag[0]) + sep + _escape_string(tag[1]))
     for f, fty in fields:
+        if f not in present:
+            continue
         items.append(
             _escape_string(f) + sep + _encode(value.get(f), fty, f"{path}.{f}", pretty, depth + 1)
         )

@@ -161,6 +161,21 @@ class Loading(unittest.TestCase):
         reordered["digest"] = s.compute_digest(t)
         self.refused(json.dumps(reordered, indent=2, ensure_ascii=False).encode(), "not_canonical")
 
+    def test_an_explicit_false_flag_is_not_canonical(self):
+        # `undeclared_destinations` is written only when true (serde's
+        # skip_serializing_if): an explicit `false` under a fresh digest is
+        # refused, and so is the flag's removal from a table that has it.
+        t = json.loads(self.data)
+        if t.get("undeclared_destinations"):
+            del t["undeclared_destinations"]
+            self.refused(json.dumps(t, indent=2, ensure_ascii=False).encode())
+            return
+        items = list(t.items())
+        at = [k for k, _ in items].index("destinations") + 1
+        flagged = dict(items[:at] + [("undeclared_destinations", False)] + items[at:])
+        flagged["digest"] = s.compute_digest(t)
+        self.refused(json.dumps(flagged, indent=2, ensure_ascii=False).encode(), "not_canonical")
+
     def test_other_versions_are_refused_first(self):
         t = json.loads(self.data)
         t["format_version"] = s.FORMAT_VERSION + 1

@@ -73,7 +73,10 @@ fn openai_and_anthropic_types_are_kept() {
         "{chat}"
     );
     // Standard input has no file name: the server is `server`.
-    assert!(chat.contains("contract server_policy {"), "{chat}");
+    assert!(
+        chat.contains("contract server_policy extends std::base::fail_closed {"),
+        "{chat}"
+    );
     let anthropic = stpc(dir.path(), &["import", "-"], &fixture("anthropic.json")).stdout;
     assert!(
         anthropic.contains("args { as_of: time, exchanges: list(text), ticker: text }"),
@@ -125,4 +128,72 @@ fn bad_input_fails_with_a_message_and_writes_nothing() {
         "{}",
         run.stderr
     );
+}
+
+/// The quickstart's MCP chapter (`book/src/quickstart-mcp.md`) stays true:
+/// `examples/mcp_time/tools.json` is the reference time server's
+/// `tools/list` answer; its import declares exactly the tools
+/// `examples/mcp_time/time.stpc` declares; the extension of `std::policies::gate`
+/// passes its tests; and the replay of the logged session defers the ghost
+/// lookup and sends the committed one.
+#[test]
+fn the_mcp_quickstart_runs_as_the_book_says() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/mcp_time");
+    let read = |n: &str| std::fs::read_to_string(root.join(n)).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    for n in ["tools.json", "time.stpc", "session.jsonl"] {
+        std::fs::write(dir.path().join(n), read(n)).unwrap();
+    }
+    let imported = stpc(dir.path(), &["import", "--name", "time", "tools.json"], "");
+    assert_eq!(imported.code, 0, "{}", imported.transcript());
+    let tools = |text: &str| -> Vec<String> {
+        let mut out = Vec::new();
+        let mut block: Option<String> = None;
+        for line in text.lines() {
+            if line.starts_with("tool ") {
+                block = Some(String::new());
+            }
+            if let Some(b) = block.as_mut() {
+                b.push_str(line);
+                b.push('\n');
+                if line == "}" {
+                    out.extend(block.take());
+                }
+            }
+        }
+        out
+    };
+    assert_eq!(tools(&imported.stdout), tools(&read("time.stpc")));
+    assert_eq!(tools(&imported.stdout).len(), 2);
+    let test = stpc(dir.path(), &["test", "time.stpc"], "");
+    assert_eq!(test.code, 0, "{}", test.transcript());
+    assert!(
+        test.stdout.contains("2 passed; 0 failed"),
+        "{}",
+        test.stdout
+    );
+    let replay = stpc(
+        dir.path(),
+        &[
+            "replay",
+            "--policy",
+            "time.stpc",
+            "--per-call",
+            "session.jsonl",
+        ],
+        "",
+    );
+    assert_eq!(replay.code, 0, "{}", replay.transcript());
+    let row = |call: &str| {
+        replay
+            .stdout
+            .lines()
+            .find(|l| l.starts_with(&format!("| trip | {call} |")))
+            .unwrap_or_else(|| panic!("no row for call {call}:\n{}", replay.stdout))
+            .to_owned()
+    };
+    assert!(row("3").contains("| defer | gate |"), "{}", row("3"));
+    assert!(row("3").contains("| withheld |"), "{}", row("3"));
+    assert!(row("4").contains("| allow |"), "{}", row("4"));
+    assert!(row("4").contains("| sent |"), "{}", row("4"));
 }
