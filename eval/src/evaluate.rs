@@ -374,6 +374,13 @@ pub fn evaluate(
         Ok(replay_traces(c, frontier, &ropts, opts.progress)?)
     };
     let base_traces = replay(base_ix)?;
+    // Revealing ghosts: what the baseline sends of abandoned branches with
+    // a field at or above `sensitive` (see `utility`).
+    let revealing = contracts
+        .get(base_ix)
+        .map(|(c, _)| crate::utility::Revealing::of(&c.table().lattices))
+        .unwrap_or_default();
+    let ghosts = crate::utility::revealing_ghosts(&base_traces, &revealing);
     let model = |obs: Observer| Model::new(&scorer, &base_traces, obs, opts);
     let models: Vec<Model> = opts.observers.iter().map(|o| model(*o)).collect();
     // The provider's model: the noise sweep's and the Gate sweep's.
@@ -383,7 +390,11 @@ pub fn evaluate(
         Some(model(Observer::Provider))
     };
     let reduce = |c: &Contract, tr: &[TaskTrace]| Reduced {
-        report: summarize(c.name(), c.table_contract(), tr, opts.per_task),
+        report: {
+            let mut r = summarize(c.name(), c.table_contract(), tr, opts.per_task);
+            r.leakage = Some(crate::utility::leakage(tr, &ghosts, &revealing));
+            r
+        },
         outcomes: models.iter().map(|m| m.score(&scorer, tr, opts)).collect(),
         provider: provider.as_ref().map(|m| m.score(&scorer, tr, opts)),
     };

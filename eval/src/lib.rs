@@ -30,6 +30,7 @@ pub mod replay;
 pub mod report;
 pub mod stats;
 pub mod trace;
+pub mod utility;
 
 pub use adversary::{Adversary, ChannelMask};
 pub use evaluate::{evaluate, EvalError, EvalOptions, EvalReport, NoiseSweep, View, NOISE_RATES};

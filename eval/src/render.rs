@@ -94,6 +94,7 @@ pub fn eval_markdown(r: &EvalReport) -> String {
     let mut s = String::new();
     overview_markdown(&mut s, r);
     policies_markdown(&mut s, r);
+    tradeoff_markdown(&mut s, r);
     recovery_markdown(&mut s, r);
     gate_markdown(&mut s, r);
     if let Some(n) = &r.noise {
@@ -153,6 +154,61 @@ fn policies_markdown(s: &mut String, r: &EvalReport) {
             d(Observer::RuntimeLog)
         );
     }
+}
+
+/// Privacy and utility side by side, with the Pareto front of the policies
+/// (see `crate::utility`).
+fn tradeoff_markdown(s: &mut String, r: &EvalReport) {
+    let points: Vec<(f64, f64)> = r
+        .policies
+        .iter()
+        .map(|p| {
+            (
+                p.leakage.map_or(0.0, |l| l.share()),
+                p.utility.unchanged_share(),
+            )
+        })
+        .collect();
+    let front = crate::utility::pareto_front(&points);
+    let revealing = r
+        .policies
+        .first()
+        .and_then(|p| p.leakage)
+        .map_or(0, |l| l.revealing);
+    let _ = writeln!(
+        s,
+        "## Privacy and utility
+"
+    );
+    let _ = writeln!(
+        s,
+        "Revealing ghosts: {revealing} abandoned speculative calls that `{}` sends with a field at or above `{}`; leakage is the share the provider still receives revealing. Utility is over the committed plan's calls: sent unchanged at issue, unchanged after waiting for their branch, altered (rewritten or answered by a substitute), withheld, blocked. ★: on the Pareto front (no policy has lower leakage and a higher unchanged share).
+",
+        r.baseline,
+        crate::utility::REVEALING
+    );
+    let _ = writeln!(
+        s,
+        "| policy | revealing-ghost leakage | committed calls | unchanged | late | altered | withheld | blocked | front |"
+    );
+    let _ = writeln!(s, "|---|---:|---:|---:|---:|---:|---:|---:|:-:|");
+    for (i, p) in r.policies.iter().enumerate() {
+        let u = &p.utility;
+        let _ = writeln!(
+            s,
+            "| {} | {:.3} | {} | {:.3} | {} | {} | {} | {} | {} |",
+            p.policy,
+            p.leakage.map_or(0.0, |l| l.share()),
+            u.committed,
+            u.unchanged_share(),
+            u.late,
+            u.altered,
+            u.withheld,
+            u.blocked,
+            if front.contains(&i) { "★" } else { "" }
+        );
+    }
+    let _ = writeln!(s);
 }
 
 /// Recovery per observer view, policy and adversary, against the baseline.

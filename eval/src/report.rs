@@ -101,6 +101,12 @@ pub struct ReplayReport {
     pub abandoned_rate: f64,
     /// Per observer.
     pub observers: Vec<ObserverSummary>,
+    /// What happened to the committed plan's candidates.
+    pub utility: crate::utility::Utility,
+    /// Revealing ghosts and how many reached the provider revealing (set by
+    /// `stpc eval`, which knows the baseline; absent in a lone replay).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub leakage: Option<crate::utility::Leakage>,
     /// Per task (empty unless asked for).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub per_task: Vec<TaskSummary>,
@@ -245,6 +251,8 @@ pub fn summarize(
         ghost_call_rate: ghosts as f64 / spec,
         abandoned_rate: abandoned as f64 / spec,
         observers,
+        utility: crate::utility::utility(traces),
+        leakage: None,
         per_task: tasks,
     }
 }

@@ -356,11 +356,48 @@ fn index(map: &SourceMap, p: &Program) -> HashMap<String, Vec<Symbol>> {
             ),
         );
     }
+    for set in &p.sets {
+        let (what, names): (&str, Vec<String>) = if set.tools.is_empty() {
+            (
+                "destinations",
+                set.destinations
+                    .iter()
+                    .filter_map(|d| p.destination(*d))
+                    .map(|d| d.name.clone())
+                    .collect(),
+            )
+        } else {
+            (
+                "tools",
+                set.tools
+                    .iter()
+                    .filter_map(|t| p.tool(*t))
+                    .map(|t| t.name.clone())
+                    .collect(),
+            )
+        };
+        let count = names.len();
+        add(
+            &set.name,
+            "set",
+            set.span,
+            format!("of {count} {what}: {}", list(names, "none")),
+        );
+    }
     for c in &p.contracts {
+        let extends = c
+            .extends
+            .as_ref()
+            .map_or(String::new(), |e| format!("extends `{e}`; "));
         let body = format!(
-            "{} tools, {} destinations, {} cuts, {} budgets, {} rules, {} tests",
+            "{extends}{} tools, {} destinations{}, {} cuts, {} budgets, {} rules, {} tests",
             c.tools.len(),
             c.destinations.len(),
+            if c.undeclared_destinations {
+                " and undeclared ones by label"
+            } else {
+                ""
+            },
             c.forbids.len(),
             c.budgets.len(),
             c.rules.len(),

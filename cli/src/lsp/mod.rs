@@ -622,7 +622,7 @@ fn completion_kind(kind: &str) -> CompletionItemKind {
         "label" | "mode" | "effect" => CompletionItemKind::ENUM_MEMBER,
         "lattice" | "enum" => CompletionItemKind::ENUM,
         "tool" | "transform" | "substitute" => CompletionItemKind::FUNCTION,
-        "destination" | "observer" | "channel" => CompletionItemKind::CONSTANT,
+        "destination" | "observer" | "channel" | "set" => CompletionItemKind::CONSTANT,
         "field" | "parameter" | "budget" => CompletionItemKind::FIELD,
         "module" => CompletionItemKind::MODULE,
         "contract" | "labeler" | "lexicon" => CompletionItemKind::CLASS,

@@ -413,3 +413,37 @@ fn the_server_ends_by_the_protocol_and_never_panics_on_broken_framing() {
     assert!(stderr.contains("language server"), "{stderr}");
     assert!(!stderr.contains("panicked"), "{stderr}");
 }
+
+#[test]
+fn hover_shows_a_sets_members_and_what_a_contract_extends() {
+    const TEXT: &str = "use std::tools::{web_search, all_tools};\n\
+        contract mine extends std::policies::rewrite {\n    tools all_tools;\n    \
+        destinations += undeclared;\n}\n";
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("mine.stpc");
+    std::fs::write(&path, TEXT).unwrap();
+    let u = uri(&path);
+    let mut c = Client::start(false);
+    c.open(&u, TEXT);
+    c.diagnostics(&u, 1);
+    let hover = |c: &mut Client, after: &str, word: &str| {
+        let h = c.request("textDocument/hover", at(&u, position(TEXT, after, word, 1)));
+        h["contents"]["value"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned()
+    };
+    let set = hover(&mut c, "tools all_", "all_tools");
+    assert!(set.contains("**set** `all_tools`"), "{set}");
+    assert!(
+        set.contains("tools: ") && set.contains("`web_search`"),
+        "{set}"
+    );
+    let contract = hover(&mut c, "contract ", "mine");
+    assert!(contract.contains("extends `rewrite`"), "{contract}");
+    assert!(contract.contains("undeclared ones by label"), "{contract}");
+    // The parent is a contract to go to.
+    let parent = hover(&mut c, "std::policies::", "rewrite");
+    assert!(parent.contains("**contract** `rewrite`"), "{parent}");
+    assert_eq!(c.shutdown(), 0);
+}

@@ -183,12 +183,14 @@ fn contract(cx: &mut Cx<'_>, m: usize, c: &ast::Contract, parent: Parent) -> hir
     let mut out = match parent {
         Parent::Contract(p) => hir::Contract {
             name: c.name.name.clone(),
+            extends: Some(p.name.clone()),
             tests: Vec::new(),
             span,
             ..*p
         },
         Parent::None | Parent::Broken => hir::Contract {
             name: c.name.name.clone(),
+            extends: None,
             params: Vec::new(),
             tools: Vec::new(),
             destinations: Vec::new(),

@@ -76,7 +76,58 @@ pub(super) fn check(cx: &mut Cx<'_>) {
                 }
             }
         }
-        holds(cx, d, true, &mut Vec::new(), &mut memo);
+        let kind = match holds(cx, d, true, &mut Vec::new(), &mut memo) {
+            Holds::Tools => Kind::Tool,
+            Holds::Destinations => Kind::Destination,
+            Holds::Nothing => continue,
+        };
+        let mut ids = Vec::new();
+        members(
+            resolved,
+            d,
+            kind,
+            &mut vec![false; resolved.count(kind)],
+            &mut ids,
+        );
+        let (mut tools, mut destinations) = (Vec::new(), Vec::new());
+        if kind == Kind::Tool {
+            tools = ids.into_iter().map(crate::hir::ToolId).collect();
+        } else {
+            destinations = ids.into_iter().map(crate::hir::DestId).collect();
+        }
+        cx.program.sets.push(crate::hir::Set {
+            name: set.name.name.clone(),
+            tools,
+            destinations,
+            span: decl.span,
+        });
+    }
+}
+
+/// The members of a set that checked (no cycle, one kind), in the order
+/// `expand` gives them, without marking anything used: this is for showing
+/// the set, not for a contract's use of it.
+fn members(resolved: &Resolved, d: usize, want: Kind, seen: &mut [bool], out: &mut Vec<u32>) {
+    let Some((decl, set)) = set_decl(resolved, d) else {
+        return;
+    };
+    for m in &set.members {
+        let Some(Binding::Decl(md)) = resolved.binding(decl.module, &m.name) else {
+            continue;
+        };
+        let Some(found) = resolved.decls.get(*md) else {
+            continue;
+        };
+        if found.kind == Kind::Set {
+            members(resolved, *md, want, seen, out);
+        } else if found.kind == want {
+            if let Some(s) = seen.get_mut(found.index as usize) {
+                if !*s {
+                    *s = true;
+                    out.push(found.index);
+                }
+            }
+        }
     }
 }
 

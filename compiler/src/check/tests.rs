@@ -339,6 +339,15 @@ fn sets_expand_in_their_own_scope_in_member_order_each_member_once() {
     let (tools, dests) = allowed(&r, "c");
     assert_eq!(tools, ["web_search"]);
     assert_eq!(dests, ["mine", "brave", "duckduckgo", "bing"]);
+    // The program keeps each set's expansion, for tools that show it.
+    let more = r.program.sets.iter().find(|s| s.name == "more").unwrap();
+    let names: Vec<&str> = more
+        .destinations
+        .iter()
+        .map(|d| r.program.destinations[d.0 as usize].name.as_str())
+        .collect();
+    assert_eq!(names, ["brave", "duckduckgo", "bing"]);
+    assert!(more.tools.is_empty());
 }
 
 #[test]

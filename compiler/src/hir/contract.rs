@@ -271,6 +271,8 @@ pub enum ActionKind {
 pub struct Contract {
     /// Its name.
     pub name: String,
+    /// The contract it extends, by name.
+    pub extends: Option<String>,
     /// Its parameters.
     pub params: Vec<Param>,
     /// The allowed tools.

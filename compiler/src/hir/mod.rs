@@ -127,6 +127,22 @@ pub struct Program {
     pub transforms: Vec<Transform>,
     /// Every contract.
     pub contracts: Vec<Contract>,
+    /// Every named set that checked, with its members expanded (contracts
+    /// hold the expansion already; this is for tools that show a set).
+    pub sets: Vec<Set>,
+}
+
+/// A named set of tools or of destinations, expanded.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Set {
+    /// Its name.
+    pub name: String,
+    /// Its tools, each once, in the order first reached.
+    pub tools: Vec<ToolId>,
+    /// Its destinations, each once, in the order first reached.
+    pub destinations: Vec<DestId>,
+    /// The declaration's name.
+    pub span: Span,
 }
 
 impl Program {
