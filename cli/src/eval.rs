@@ -196,36 +196,6 @@ fn policy_files(dir: &Path) -> Result<Vec<(String, PathBuf)>, String> {
 
 /// Runs `stpc eval`.
 pub fn run(global: &Global, args: EvalArgs) -> Outcome {
-    let frontier = match (&args.frontier, args.generate) {
-        (Some(path), _) => match read_frontier(path, args.input_format, &args.destinations) {
-            Ok(f) => f,
-            Err(m) => {
-                output::fail(global, &m);
-                return Outcome::Failure;
-            }
-        },
-        (None, Some(n)) => {
-            let kind = match args.corpus {
-                CorpusKind::Paired => Kind::PairedReplay,
-                CorpusKind::Static => Kind::StaticPlan,
-            };
-            generate(&Spec {
-                tasks: n,
-                seeds: args.seeds.clone(),
-                kind,
-            })
-        }
-        (None, None) => {
-            output::fail(global, "give a frontier file or `--generate TASKS`");
-            return Outcome::Failure;
-        }
-    };
-    if let Some(path) = &args.write_frontier {
-        let text = frontier.to_jsonl().map_err(|e| e.to_string());
-        if write_output(global, text, Some(path)) != Outcome::Success {
-            return Outcome::Failure;
-        }
-    }
     let mut files: Vec<(String, PathBuf)> = args
         .policies
         .iter()
@@ -288,6 +258,43 @@ pub fn run(global: &Global, args: EvalArgs) -> Outcome {
     }
     if outcome != Outcome::Success {
         return outcome;
+    }
+    // A tool with one declared destination needs no `--destination`: the
+    // policies' tables say where it goes (the first policy that declares
+    // the tool decides, after the ones given on the command line).
+    let mut destinations = args.destinations.clone();
+    for (_, table) in &policies {
+        destinations = crate::inputs::single_destinations(table, &destinations);
+    }
+    let frontier = match (&args.frontier, args.generate) {
+        (Some(path), _) => match read_frontier(path, args.input_format, &destinations) {
+            Ok(f) => f,
+            Err(m) => {
+                output::fail(global, &m);
+                return Outcome::Failure;
+            }
+        },
+        (None, Some(n)) => {
+            let kind = match args.corpus {
+                CorpusKind::Paired => Kind::PairedReplay,
+                CorpusKind::Static => Kind::StaticPlan,
+            };
+            generate(&Spec {
+                tasks: n,
+                seeds: args.seeds.clone(),
+                kind,
+            })
+        }
+        (None, None) => {
+            output::fail(global, "give a frontier file or `--generate TASKS`");
+            return Outcome::Failure;
+        }
+    };
+    if let Some(path) = &args.write_frontier {
+        let text = frontier.to_jsonl().map_err(|e| e.to_string());
+        if write_output(global, text, Some(path)) != Outcome::Success {
+            return Outcome::Failure;
+        }
     }
     let opts = EvalOptions {
         baseline: args.baseline.clone(),

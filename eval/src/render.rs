@@ -175,15 +175,10 @@ fn tradeoff_markdown(s: &mut String, r: &EvalReport) {
         .first()
         .and_then(|p| p.leakage)
         .map_or(0, |l| l.revealing);
+    let _ = writeln!(s, "\n## Privacy and utility\n");
     let _ = writeln!(
         s,
-        "## Privacy and utility
-"
-    );
-    let _ = writeln!(
-        s,
-        "Revealing ghosts: {revealing} abandoned speculative calls that `{}` sends with a field at or above `{}`; leakage is the share the provider still receives revealing. Utility is over the committed plan's calls: sent unchanged at issue, unchanged after waiting for their branch, altered (rewritten or answered by a substitute), withheld, blocked. ★: on the Pareto front (no policy has lower leakage and a higher unchanged share).
-",
+        "Revealing ghosts: {revealing} abandoned speculative calls that `{}` sends with a field at or above `{}`; leakage is the share the provider still receives revealing. Utility is over the committed plan's calls: sent unchanged at issue, unchanged after waiting for their branch, altered (rewritten or answered by a substitute), withheld, blocked. ★: on the Pareto front (no policy has lower leakage and a higher unchanged share).\n",
         r.baseline,
         crate::utility::REVEALING
     );
@@ -208,7 +203,6 @@ fn tradeoff_markdown(s: &mut String, r: &EvalReport) {
             if front.contains(&i) { "★" } else { "" }
         );
     }
-    let _ = writeln!(s);
 }
 
 /// Recovery per observer view, policy and adversary, against the baseline.

@@ -196,4 +196,23 @@ fn the_mcp_quickstart_runs_as_the_book_says() {
     assert!(row("3").contains("| withheld |"), "{}", row("3"));
     assert!(row("4").contains("| allow |"), "{}", row("4"));
     assert!(row("4").contains("| sent |"), "{}", row("4"));
+    // `stpc eval` takes the tool's one destination from the policies too.
+    let eval = stpc(
+        dir.path(),
+        &[
+            "eval",
+            "session.jsonl",
+            "--policy",
+            "naive=time.stpc",
+            "--policy",
+            "time=time.stpc",
+        ],
+        "",
+    );
+    assert_eq!(eval.code, 0, "{}", eval.transcript());
+    assert!(
+        eval.stdout.contains("## Privacy and utility"),
+        "{}",
+        eval.stdout
+    );
 }
