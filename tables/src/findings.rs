@@ -273,6 +273,24 @@ fn transforms(old: &Table, new: &Table, out: &mut Vec<Finding>) {
 
 fn destinations(old: &Table, new: &Table, out: &mut Vec<Finding>) {
     use Classification::{Strengthening, Weakening};
+    // `destinations += undeclared;`: whatever the cells now decide for
+    // `<unknown>` destinations, the verifier no longer requires them all to
+    // fail closed, so turning it on is a weakening on its own.
+    match (old.undeclared_destinations, new.undeclared_destinations) {
+        (false, true) => out.push(finding(
+            Weakening,
+            "destination",
+            "undeclared destinations are now allowed and decided by their label \
+             (`destinations += undeclared;`)"
+                .to_owned(),
+        )),
+        (true, false) => out.push(finding(
+            Strengthening,
+            "destination",
+            "undeclared destinations are no longer allowed".to_owned(),
+        )),
+        _ => {}
+    }
     for d in &old.destinations {
         let Some(n) = new.destinations.iter().find(|n| n.name == d.name) else {
             continue;

@@ -182,6 +182,35 @@ fn dropping_the_gate_is_a_weakening() {
 }
 
 #[test]
+fn allowing_undeclared_destinations_is_a_weakening_finding() {
+    let (_, old) = compile(PAPER);
+    let open = PAPER.replace(
+        "destinations brave, duckduckgo;",
+        "destinations brave, duckduckgo, undeclared;",
+    );
+    let (_, new) = compile(&open);
+    assert!(new.undeclared_destinations);
+    let d = diff(&old, &new).unwrap();
+    let found: Vec<_> = d
+        .findings
+        .iter()
+        .filter(|f| f.description.contains("undeclared destinations"))
+        .collect();
+    assert_eq!(found.len(), 1, "{:#?}", d.findings);
+    assert_eq!(
+        found[0].classification,
+        super::findings::Classification::Weakening
+    );
+    assert!(d.weakening_findings() >= 1);
+    // And back: a strengthening.
+    let back = diff(&new, &old).unwrap();
+    assert!(back.findings.iter().any(|f| {
+        f.description.contains("no longer allowed")
+            && f.classification == super::findings::Classification::Strengthening
+    }));
+}
+
+#[test]
 fn the_paper_contract_passes_its_tests() {
     let (program, table) = compile(PAPER);
     let contract = program.contract("web_default").unwrap();
