@@ -26,7 +26,7 @@ pub(crate) fn check(cx: &mut Cx<'_>) {
     let mut done: Vec<Option<hir::Contract>> = vec![None; decls.len()];
     let mut state = vec![Visit::New; decls.len()];
     for i in 0..decls.len() {
-        visit(cx, &decls, &parents, &mut done, &mut state, i);
+        visit(cx, &decls, &parents, &mut done, &mut state, i, 0);
     }
     cx.program.contracts = done.into_iter().flatten().collect();
 }
@@ -79,6 +79,7 @@ fn visit(
     done: &mut [Option<hir::Contract>],
     state: &mut [Visit],
     i: usize,
+    depth: usize,
 ) {
     if state.get(i) != Some(&Visit::New) {
         return;
@@ -99,8 +100,22 @@ fn visit(
             if state.get(p) == Some(&Visit::Open) {
                 cycle(cx, decls, parents, i);
                 None
+            } else if depth >= super::sets::MAX_DEPTH && state.get(p) == Some(&Visit::New) {
+                // The walk is recursive: a chain of `extends` deeper than
+                // any deployment needs is E0118, not an exhausted stack.
+                let at = c
+                    .extends
+                    .as_ref()
+                    .and_then(|p| Some(p.first()?.loc.span().to(p.last()?.loc.span())))
+                    .unwrap_or(span);
+                cx.diags.push(crate::syntax::too_deep_chain(
+                    "contracts extending contracts",
+                    super::sets::MAX_DEPTH,
+                    at,
+                ));
+                None
             } else {
-                visit(cx, decls, parents, done, state, p);
+                visit(cx, decls, parents, done, state, p, depth + 1);
                 done.get(p).and_then(Option::as_ref).map(Some)
             }
         }

@@ -16,6 +16,9 @@ use crate::source::Span;
 use crate::syntax::ast;
 use std::collections::HashMap;
 
+/// How deep sets may name sets, and contracts extend contracts.
+pub(super) const MAX_DEPTH: usize = 256;
+
 /// What a set's members are, once expanded.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Holds {
@@ -81,14 +84,18 @@ pub(super) fn check(cx: &mut Cx<'_>) {
             Holds::Destinations => Kind::Destination,
             Holds::Nothing => continue,
         };
+        // Its members as a contract listing it gets them (`expand`), each
+        // once; nothing is marked used, so an unused set stays W0001.
+        let mut seen = vec![false; resolved.count(kind)];
         let mut ids = Vec::new();
-        members(
-            resolved,
-            d,
-            kind,
-            &mut vec![false; resolved.count(kind)],
-            &mut ids,
-        );
+        leaves(resolved, d, kind, &mut Vec::new(), &mut |i| {
+            if let Some(s) = seen.get_mut(i as usize) {
+                if !*s {
+                    *s = true;
+                    ids.push(i);
+                }
+            }
+        });
         let (mut tools, mut destinations) = (Vec::new(), Vec::new());
         if kind == Kind::Tool {
             tools = ids.into_iter().map(crate::hir::ToolId).collect();
@@ -101,33 +108,6 @@ pub(super) fn check(cx: &mut Cx<'_>) {
             destinations,
             span: decl.span,
         });
-    }
-}
-
-/// The members of a set that checked (no cycle, one kind), in the order
-/// `expand` gives them, without marking anything used: this is for showing
-/// the set, not for a contract's use of it.
-fn members(resolved: &Resolved, d: usize, want: Kind, seen: &mut [bool], out: &mut Vec<u32>) {
-    let Some((decl, set)) = set_decl(resolved, d) else {
-        return;
-    };
-    for m in &set.members {
-        let Some(Binding::Decl(md)) = resolved.binding(decl.module, &m.name) else {
-            continue;
-        };
-        let Some(found) = resolved.decls.get(*md) else {
-            continue;
-        };
-        if found.kind == Kind::Set {
-            members(resolved, *md, want, seen, out);
-        } else if found.kind == want {
-            if let Some(s) = seen.get_mut(found.index as usize) {
-                if !*s {
-                    *s = true;
-                    out.push(found.index);
-                }
-            }
-        }
     }
 }
 
@@ -145,6 +125,17 @@ fn holds(
         return *h;
     }
     let resolved = cx.resolved;
+    // Sets are walked recursively: a chain of sets nested deeper than
+    // `MAX_DEPTH` (generated or hostile; no deployment needs it) is E0118
+    // instead of exhausting the stack, reported once per run.
+    if stack.len() >= MAX_DEPTH {
+        if report && memo.insert(usize::MAX, Holds::Nothing).is_none() {
+            let span = resolved.decls.get(d).map(|s| s.span).unwrap_or_default();
+            cx.diags
+                .push(crate::syntax::too_deep_chain("sets", MAX_DEPTH, span));
+        }
+        return Holds::Nothing;
+    }
     if let Some(at) = stack.iter().position(|s| *s == d) {
         let cycle = stack.get(at..).unwrap_or_default();
         if report && cycle.iter().min() == Some(&d) {

@@ -614,3 +614,39 @@ fn undeclared_in_a_destinations_list_allows_undeclared_destinations() {
         contract(&r, "naive").destinations
     );
 }
+
+#[test]
+fn chains_of_sets_or_extends_past_the_limit_are_e0118_not_a_stack_overflow() {
+    // 20,000 nested sets would exhaust the stack of a recursive walk.
+    let mut sets = String::from("use std::tools::{brave};\n");
+    for i in 0..20_000 {
+        sets.push_str(&format!("set s{i} {{ s{} }}\n", i + 1));
+    }
+    sets.push_str("set s20000 { brave }\n");
+    let r = run(&sets);
+    assert!(r.codes().contains(&Code::E0118), "{:?}", r.codes());
+    assert_eq!(r.codes().iter().filter(|c| **c == Code::E0118).count(), 1);
+    // Contracts declared child first, so each extends one not yet checked.
+    let mut chain = String::from(
+        "use std::tools::{web_search, brave};\nuse std::labelers::{std_args, std_destinations};\n",
+    );
+    for i in (1..3_000).rev() {
+        chain.push_str(&format!("contract c{i} extends c{} {{}}\n", i - 1));
+    }
+    chain.push_str("contract c0 { tools web_search; destinations brave; labelers std_args, std_destinations; decide { allow; } }\n");
+    let r = run(&chain);
+    assert!(r.codes().contains(&Code::E0118), "{:?}", r.codes());
+    // A chain within the limit is fine.
+    let short: String = chain
+        .lines()
+        .filter(|l| {
+            l.strip_prefix("contract c")
+                .and_then(|x| x.split(' ').next())
+                .and_then(|n| n.parse::<u32>().ok())
+                .is_none_or(|n| n < 100)
+        })
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let r = run(&short);
+    assert!(r.codes().is_empty(), "{:?}", r.codes());
+}

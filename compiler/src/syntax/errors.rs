@@ -288,6 +288,17 @@ pub(crate) fn too_deep(span: Span, limit: usize) -> Diagnostic {
     .help("split the condition into rules, or name its parts; contracts never need this depth")
 }
 
+/// `E0118` for a chain of declarations naming each other too deep: sets
+/// naming sets, contracts extending contracts.
+pub(crate) fn too_deep_chain(what: &str, limit: usize, span: Span) -> Diagnostic {
+    Diagnostic::new(
+        Code::E0118,
+        format!("{what} are nested more than {limit} deep"),
+    )
+    .primary(span, "the chain passes the limit here")
+    .help("name the members directly instead of through a chain of declarations; contracts never need this depth")
+}
+
 pub(crate) fn too_many_terms(span: Span, limit: usize) -> Diagnostic {
     Diagnostic::new(
         Code::E0118,

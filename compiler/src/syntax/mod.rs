@@ -32,6 +32,7 @@
 pub mod ast;
 mod classify;
 mod errors;
+pub(crate) use errors::too_deep_chain;
 mod from_pairs;
 mod grammar;
 mod lex;
