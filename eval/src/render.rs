@@ -159,17 +159,7 @@ fn policies_markdown(s: &mut String, r: &EvalReport) {
 /// Privacy and utility side by side, with the Pareto front of the policies
 /// (see `crate::utility`).
 fn tradeoff_markdown(s: &mut String, r: &EvalReport) {
-    let points: Vec<(f64, f64)> = r
-        .policies
-        .iter()
-        .map(|p| {
-            (
-                p.leakage.map_or(0.0, |l| l.share()),
-                p.utility.unchanged_share(),
-            )
-        })
-        .collect();
-    let front = crate::utility::pareto_front(&points);
+    let front = crate::utility::front_of(&r.policies);
     let revealing = r
         .policies
         .first()

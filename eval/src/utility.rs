@@ -211,6 +211,23 @@ pub fn pareto_front(points: &[(f64, f64)]) -> Vec<usize> {
         .collect()
 }
 
+/// The policies of a report on the front of (leakage share, unchanged
+/// share): indices into `policies`. A policy without a leakage measure (a
+/// lone replay) counts as leaking nothing.
+#[must_use]
+pub fn front_of(policies: &[crate::report::ReplayReport]) -> Vec<usize> {
+    let points: Vec<(f64, f64)> = policies
+        .iter()
+        .map(|p| {
+            (
+                p.leakage.map_or(0.0, |l| l.share()),
+                p.utility.unchanged_share(),
+            )
+        })
+        .collect();
+    pareto_front(&points)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -15,7 +15,8 @@
 //! decls     observers, destinations, tools, substitutes, lexicons,
 //!           labelers, transforms
 //! sets      named sets of tools or destinations (sets.rs)
-//! contract  contracts: statements, guards (guard.rs), tests
+//! contract  contracts: statements, guards (guard.rs), tests, each after
+//!           the contract it extends (extend.rs)
 //! a3        every REWRITE and SHADOW preserves the cut (A3)
 //! lints     warnings
 //! ```
@@ -32,6 +33,7 @@ mod contract;
 mod contract_tests;
 mod decls;
 pub(crate) mod errors;
+mod extend;
 mod guard;
 pub mod lattice;
 mod lints;
@@ -75,7 +77,7 @@ pub fn check(resolved: &Resolved, diagnostics: &mut Diagnostics) -> hir::Program
     vocab::check(&mut cx);
     decls::check(&mut cx);
     sets::check(&mut cx);
-    contract::check(&mut cx);
+    extend::check(&mut cx);
     a3::check(&mut cx);
     lints::check(&mut cx);
     cx.program

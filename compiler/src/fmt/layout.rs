@@ -77,27 +77,14 @@ pub(crate) fn lines(file: &File, text: &str, comments: &[Comment]) -> Result<Vec
     let mut out = Vec::new();
     let mut prev: Option<(&Item, Vec<String>)> = None;
     for item in &file.items {
-        if let Some(line) = one_line(item, text, comments) {
-            let printed = vec![line];
-            if let Some((p, p_units)) = &prev {
-                if print::separated(p, p_units, item, &printed) {
-                    out.push(Line {
-                        text: String::new(),
-                        kind: Kind::Blank,
-                        range: None,
-                    });
-                }
+        let (printed, slots) = match one_line(item, text, comments) {
+            Some(line) => (vec![line], vec![(Kind::Leaf, Some(range(item.loc())))]),
+            None => {
+                let breaks = breaks(item, text, comments)?;
+                let printed = print::item_units_with(item, breaks.as_deref());
+                (printed, Slots::new(text, breaks.as_deref()).item(item)?)
             }
-            out.push(Line {
-                text: printed.concat(),
-                kind: Kind::Leaf,
-                range: Some(range(item.loc())),
-            });
-            prev = Some((item, printed));
-            continue;
-        }
-        let breaks = breaks(item, text, comments)?;
-        let printed = print::item_units_with(item, breaks.as_deref());
+        };
         if let Some((p, p_units)) = &prev {
             if print::separated(p, p_units, item, &printed) {
                 out.push(Line {
@@ -107,7 +94,6 @@ pub(crate) fn lines(file: &File, text: &str, comments: &[Comment]) -> Result<Vec
                 });
             }
         }
-        let slots = Slots::new(text, breaks.as_deref()).item(item)?;
         if printed.len() != slots.len() {
             return Err(LayoutError {
                 span: item.loc().span(),

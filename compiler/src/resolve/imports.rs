@@ -278,14 +278,8 @@ impl Loading<'_> {
             }
         };
         let Some(target) = target else {
-            let path = segments.join("::");
-            let help = if segments.first() == Some(&"std") {
-                let paths: Vec<String> = stdlib::module_paths().collect();
-                suggest::did_you_mean(&path, paths.iter().map(String::as_str))
-            } else {
-                Some(format!("no file `{file}` or `{whole}` was found"))
-            };
-            diagnostics.push(errors::unresolved_import(&path, span, help));
+            let files = format!("no file `{file}` or `{whole}` was found");
+            diagnostics.push(unresolved(&segments, span, files));
             return;
         };
         self.link(m, target, items, span, diagnostics);
@@ -352,20 +346,27 @@ impl Loading<'_> {
                 self.find_or_load(&file, parent, diagnostics)
             });
         let Some(target) = target else {
-            let joined = segments.join("::");
-            let help = if segments.first() == Some(&"std") {
-                let paths: Vec<String> = stdlib::module_paths().collect();
-                suggest::did_you_mean(&joined, paths.iter().map(String::as_str))
-            } else {
-                Some(format!("no file `{whole}` was found"))
-            };
-            diagnostics.push(errors::unresolved_import(&joined, span, help));
+            let files = format!("no file `{whole}` was found");
+            diagnostics.push(unresolved(&segments, span, files));
             return;
         };
         if self.link(m, target, Some(Vec::new()), span, diagnostics) {
             self.extended.insert((m, segments.join("::")), target);
         }
     }
+}
+
+/// `E0204` for a path that names no module: a suggestion among std's
+/// modules for a `std::` path, else the files that were looked for.
+fn unresolved(segments: &[&str], span: crate::source::Span, files: String) -> crate::Diagnostic {
+    let path = segments.join("::");
+    let help = if segments.first() == Some(&"std") {
+        let paths: Vec<String> = stdlib::module_paths().collect();
+        suggest::did_you_mean(&path, paths.iter().map(String::as_str))
+    } else {
+        Some(files)
+    };
+    errors::unresolved_import(&path, span, help)
 }
 
 /// Loads the roots and everything they import, depth first.

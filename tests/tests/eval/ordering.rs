@@ -206,17 +206,11 @@ fn the_recommended_policy_is_on_the_pareto_front_of_the_std_policies() {
     assert!(names.iter().any(|n| n == "recommended"), "{names:?}");
     let refs: Vec<&str> = names.iter().map(String::as_str).collect();
     let r = run(&refs, false);
-    let points: Vec<(f64, f64)> = r
-        .policies
-        .iter()
-        .map(|p| {
-            (
-                p.leakage.expect("eval measures leakage").share(),
-                p.utility.unchanged_share(),
-            )
-        })
-        .collect();
-    let front = stpc_eval::utility::pareto_front(&points);
+    assert!(
+        r.policies.iter().all(|p| p.leakage.is_some()),
+        "eval measures leakage"
+    );
+    let front = stpc_eval::utility::front_of(&r.policies);
     let at = r
         .policies
         .iter()
