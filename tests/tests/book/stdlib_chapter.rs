@@ -830,18 +830,23 @@ impl Policy {
             "use std::tools;\n{head}contract {name} extends std::policies::{} {{\n{body}}}\n",
             self.name
         );
+        Policy::checked(self.name.clone(), format!("{name}.stpc"), text)
+    }
+
+    /// Checks `text` as the file `path` and keeps it as policy `name`; a
+    /// file that does not check fails the test with its diagnostics.
+    fn checked(name: String, path: String, text: String) -> Policy {
         let mut map = SourceMap::new();
-        let root = map.add(format!("{name}.stpc"), text);
+        let root = map.add(path.clone(), text);
         let mut diagnostics = Diagnostics::new();
         let program = stpc_compiler::check(&mut map, &[root], &mut NoFiles, &mut diagnostics);
         assert!(
             !diagnostics.has_errors(),
-            "the lease vignette of `{}` does not check:\n{}",
-            self.name,
+            "{path} does not check:\n{}",
             stpc_compiler::diagnostics::render::human_string(&map, &diagnostics.sorted())
         );
         Policy {
-            name: self.name.clone(),
+            name,
             map,
             program,
             root,
@@ -895,21 +900,8 @@ fn policies() -> Vec<Policy> {
             let path = dir.join(format!("{name}.stpc"));
             let text = std::fs::read_to_string(&path)
                 .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
-            let mut map = SourceMap::new();
-            let root = map.add(format!("stdlib-contracts/policies/{name}.stpc"), text);
-            let mut diagnostics = Diagnostics::new();
-            let program = stpc_compiler::check(&mut map, &[root], &mut NoFiles, &mut diagnostics);
-            assert!(
-                !diagnostics.has_errors(),
-                "policies/{name}.stpc does not check:\n{}",
-                stpc_compiler::diagnostics::render::human_string(&map, &diagnostics.sorted())
-            );
-            Policy {
-                name,
-                map,
-                program,
-                root,
-            }
+            let file = format!("stdlib-contracts/policies/{name}.stpc");
+            Policy::checked(name, file, text)
         })
         .collect()
 }
