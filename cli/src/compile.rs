@@ -101,6 +101,19 @@ pub fn run(global: &Global, args: CompileArgs) -> Outcome {
         Some(t) if !diagnostics.has_errors() => t,
         _ => return Outcome::Problems,
     };
+    // With `-o`, the labeler index goes beside the table and the table
+    // names it (inside what the digest covers), so every process that
+    // loads the table from the file skips building the lexicon automata.
+    let (table, index) = match &args.output {
+        Some(_) => match indexed(table) {
+            Ok((t, ix)) => (t, Some(ix)),
+            Err(message) => {
+                output::fail(global, &message);
+                return Outcome::Failure;
+            }
+        },
+        None => (table, None),
+    };
     let json = match table.to_json_pretty() {
         Ok(mut json) => {
             json.push('\n');
@@ -114,9 +127,13 @@ pub fn run(global: &Global, args: CompileArgs) -> Outcome {
     // What is written is what every runtime will load: refuse to write a
     // table the runtime's own loader (format, digest, labelers, patterns)
     // refuses.
-    if let Err(e) = stpc_runtime::table::Table::from_json(json.as_bytes())
-        .and_then(|t| stpc_runtime::Engine::new(std::sync::Arc::new(t)))
-    {
+    if let Err(e) = stpc_runtime::table::Table::from_json(json.as_bytes()).and_then(|t| {
+        let t = std::sync::Arc::new(t);
+        match &index {
+            Some(ix) => stpc_runtime::Engine::with_index(t, ix),
+            None => stpc_runtime::Engine::new(t),
+        }
+    }) {
         output::fail(
             global,
             &format!(
@@ -128,6 +145,18 @@ pub fn run(global: &Global, args: CompileArgs) -> Outcome {
     }
     match &args.output {
         Some(path) => {
+            // The index first: a table on disk never names an index that
+            // is not there yet.
+            if let Some(ix) = &index {
+                let ix_path = crate::decide::index_path(path);
+                if let Err(e) = output::write_atomic(&ix_path, ix) {
+                    output::fail(
+                        global,
+                        &format!("cannot write `{}`: {e}", ix_path.display()),
+                    );
+                    return Outcome::Failure;
+                }
+            }
             if let Err(e) = output::write_atomic(path, json.as_bytes()) {
                 output::fail(global, &format!("cannot write `{}`: {e}", path.display()));
                 return Outcome::Failure;
@@ -148,4 +177,25 @@ pub fn run(global: &Global, args: CompileArgs) -> Outcome {
         }
     }
     Outcome::Success
+}
+
+/// `table` naming its labeler index, resealed, and the index's bytes.
+fn indexed(
+    mut table: stpc_runtime::Table,
+) -> Result<(stpc_runtime::Table, Vec<u8>), String> {
+    use stpc_runtime::label::index;
+    let bytes = index::build(&table).map_err(|e| {
+        format!(
+            "the compiled table does not load in the runtime ({e}); nothing was written. \
+             This is a compiler bug: please report it with the contract"
+        )
+    })?;
+    table.index = Some(stpc_runtime::table::IndexRef {
+        sha256: index::sha256_hex(&bytes),
+        bytes: u64::try_from(bytes.len()).unwrap_or(u64::MAX),
+    });
+    let table = table
+        .seal()
+        .map_err(|e| format!("cannot serialise the table: {e}"))?;
+    Ok((table, bytes))
 }

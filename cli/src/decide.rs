@@ -91,6 +91,36 @@ pub fn load_table(path: &str) -> Result<Table, String> {
     Table::from_json(&bytes).map_err(|e| format!("cannot load table `{}`: {e}", display(path)))
 }
 
+/// Where the labeler index of the table at `table` lives: beside it, with
+/// the extension `index` (`policy.json` → `policy.index`).
+#[must_use]
+pub fn index_path(table: &std::path::Path) -> std::path::PathBuf {
+    table.with_extension("index")
+}
+
+/// The engine of a table loaded from `path`. When the table names a
+/// labeler index, the index beside it is loaded instead of building the
+/// lexicon automata; an index that is missing or not the one the table
+/// names (edited, truncated, from another compile) is never used: the
+/// engine is then built from the lexicons, the same engine more slowly,
+/// and a refused index is reported on standard error.
+pub fn engine(table: Table, path: &str) -> Result<Engine, String> {
+    let table = Arc::new(table);
+    if table.index.is_some() && path != "-" {
+        let ix = index_path(std::path::Path::new(path));
+        if let Ok(bytes) = std::fs::read(&ix) {
+            match Engine::with_index(Arc::clone(&table), &bytes) {
+                Ok(engine) => return Ok(engine),
+                Err(e) => crate::errln!(
+                    "warning: the labeler index `{}` is not used ({e}); building it from the table",
+                    ix.display()
+                ),
+            }
+        }
+    }
+    Engine::new(table).map_err(|e| format!("cannot compile the table: {e}"))
+}
+
 /// A path as messages name it (`<stdin>` for `-`).
 fn display(path: &str) -> &str {
     if path == "-" {
@@ -152,11 +182,11 @@ pub fn table_or_contract(
 /// CLI has no real ones: the stub's result names the substitute).
 fn monitor(
     table: Table,
+    path: &str,
     audit: Option<&str>,
     limits: stpc_runtime::Limits,
 ) -> Result<Monitor, String> {
-    let engine =
-        Engine::new(Arc::new(table)).map_err(|e| format!("cannot compile the table: {e}"))?;
+    let engine = engine(table, path)?;
     let sink: Box<dyn AuditSink + Send> = match audit {
         Some(path) => Box::new(
             JsonLinesSink::open(path)
@@ -383,7 +413,7 @@ pub fn run(global: &Global, args: DecideArgs) -> Outcome {
         deferred: args.max_deferred,
         shadowed: args.max_shadowed,
     };
-    let monitor = match monitor(table, args.audit.as_deref(), limits) {
+    let monitor = match monitor(table, &args.table, args.audit.as_deref(), limits) {
         Ok(m) => m,
         Err(message) => {
             output::fail(global, &message);

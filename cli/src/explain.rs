@@ -49,9 +49,7 @@ pub fn run(global: &Global, args: ExplainArgs) -> Outcome {
 
 fn explain_event(global: &Global, table_path: &str, event_path: &str) -> Outcome {
     let result = decide::load_table(table_path)
-        .and_then(|t| {
-            Engine::new(Arc::new(t)).map_err(|e| format!("cannot compile the table: {e}"))
-        })
+        .and_then(|t| decide::engine(t, table_path))
         .and_then(|engine| {
             let ev = EventInput::parse(&crate::inputs::read_text(event_path)?)?;
             let engine = Arc::new(engine);

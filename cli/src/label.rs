@@ -12,7 +12,6 @@
 //! error message quotes an argument value.
 
 use std::io::{BufRead, Write};
-use std::sync::Arc;
 
 use serde_json::{json, Map, Value};
 use stpc_runtime::Engine;
@@ -43,10 +42,10 @@ pub fn run(global: &Global, args: LabelArgs) -> Outcome {
             Ok(t) => t,
             Err(outcome) => return outcome,
         };
-    let engine = match Engine::new(Arc::new(table)) {
+    let engine = match crate::decide::engine(table, &args.table) {
         Ok(e) => e,
         Err(e) => {
-            output::fail(global, &format!("cannot compile the table: {e}"));
+            output::fail(global, &e);
             return Outcome::Failure;
         }
     };

@@ -147,7 +147,7 @@ pub(crate) fn load_engine(
     verify_on_load: bool,
 ) -> Result<Arc<Engine>, String> {
     let table = crate::decide::load_checked(path, trust, verify_on_load)?;
-    Engine::new(Arc::new(table))
+    crate::decide::engine(table, path)
         .map(Arc::new)
         .map_err(|e| format!("cannot load table `{path}`: {e}"))
 }

@@ -42,6 +42,9 @@ pub enum LoadError {
     /// not over this table's digest, or no trusted key made it.
     #[error("table signature refused: {0}")]
     Signature(String),
+    /// The labeler index given with the table is not the one it names.
+    #[error("labeler index refused: {0}")]
+    Index(&'static str),
     /// The table could not be re-encoded (a non-finite number).
     #[error("table could not be encoded canonically (a number is not finite)")]
     Encode,

@@ -389,6 +389,7 @@ pub fn table(name: &str, pipeline: Pipeline, tau: f64, scrub: bool) -> Table {
                 fallback: 2,
             },
         },
+        index: None,
     };
     // Rule ids follow the order in which the rules' cells first appear.
     let mut rules: Vec<&'static str> = Vec::new();

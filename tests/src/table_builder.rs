@@ -210,6 +210,7 @@ pub fn skeleton(contract: &str) -> Table {
                 fallback: 0,
             },
         },
+        index: None,
     }
 }
 

@@ -311,6 +311,7 @@ pub fn web_search_table(opts: &Options) -> Table {
                 fallback: 2,
             },
         },
+        index: None,
     };
     lower(vocabulary, &Domain::std(0.7), &mut |e: &Coords| {
         let (action, rule_id, rule_name) = pipeline(opts, e);

@@ -150,6 +150,7 @@ fn lower_inner(p: &hir::Program, c: &hir::Contract, out: &mut Vec<Diagnostic>) -
         transforms,
         lexicons: vocab::lexicons(p, &ix),
         labelers,
+        index: None,
     };
     match table.seal() {
         Ok(t) => Some(t),

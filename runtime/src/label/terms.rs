@@ -33,11 +33,9 @@
 //! explicit `*` compounds keep the entries readable and the scan one pass
 //! (see the book's labeling chapter).
 
-use std::collections::HashMap;
 use std::ops::Range;
 
-use foldhash::fast::FixedState;
-
+use super::index::{Reader, Writer};
 use super::text::Folded;
 use super::trie::Automaton;
 use crate::error::LoadError;
@@ -128,9 +126,9 @@ pub(crate) struct TermIndex {
     /// beside the index of the entry in `long`. A hash, not the string: no
     /// allocation per key at start-up, and a collision only adds a
     /// candidate that the exact edit check then refuses.
+    /// Looked up by binary search: no hash map to build at start-up, and
+    /// the typo pass only runs on long words no exact hit touched.
     near: Vec<(u64, u32)>,
-    /// Where each hash's run starts and ends in `near`.
-    near_at: HashMap<u64, (u32, u32), FixedState>,
     long: Vec<Long>,
     long_chars: Vec<char>,
 }
@@ -171,24 +169,120 @@ impl TermIndex {
             }
         }
         index.near.sort_unstable();
-        let mut at = 0usize;
-        for run in index.near.chunk_by(|a, b| a.0 == b.0) {
-            let (Some(&(hash, _)), Ok(start), Ok(end)) = (
-                run.first(),
-                u32::try_from(at),
-                u32::try_from(at + run.len()),
-            ) else {
-                return Err(LoadError::BadLexicon { lexicon: 0 });
-            };
-            index.near_at.insert(hash, (start, end));
-            at += run.len();
-        }
         let patterns: Vec<&[u8]> = spans
             .iter()
             .map(|r| buffer.as_bytes().get(r.clone()).unwrap_or(&[]))
             .collect();
         index.automaton = Automaton::new(&patterns).ok_or(LoadError::BadLexicon { lexicon: 0 })?;
         Ok(index)
+    }
+
+    /// Appends the index in the index encoding ([`super::index`]).
+    pub(crate) fn write(&self, w: &mut Writer) {
+        self.automaton.write(w);
+        let pats: Vec<u32> = self
+            .pats
+            .iter()
+            .flat_map(|p| {
+                let flags = u32::from(p.open_start)
+                    | u32::from(p.open_end) << 1
+                    | u32::from(p.cut) << 2
+                    | u32::from(p.exact) << 3;
+                [p.lexicon, p.entry, flags]
+            })
+            .collect();
+        w.u32s(&pats);
+        let near: Vec<u32> = self
+            .near
+            .iter()
+            .flat_map(|&(h, id)| {
+                let [lo, hi] = [h as u32, (h >> 32) as u32];
+                [lo, hi, id]
+            })
+            .collect();
+        w.u32s(&near);
+        let long: Vec<u32> = self
+            .long
+            .iter()
+            .flat_map(|l| [l.lexicon, l.entry, l.chars.0, l.chars.1])
+            .collect();
+        w.u32s(&long);
+        let chars: Vec<u32> = self.long_chars.iter().map(|&c| u32::from(c)).collect();
+        w.u32s(&chars);
+    }
+
+    /// Reads an index [`TermIndex::write`] wrote for `lexicons`, or `None`
+    /// if any part is inconsistent: a pattern or typo entry naming an entry
+    /// that does not exist, a pattern id without a pattern, an unsorted
+    /// typo table, a character range outside the characters.
+    pub(crate) fn read(r: &mut Reader<'_>, lexicons: &[Lexicon]) -> Option<TermIndex> {
+        let automaton = Automaton::read(r)?;
+        let entry_ok = |lexicon: u32, entry: u32| {
+            lexicons
+                .get(lexicon as usize)
+                .is_some_and(|l| (entry as usize) < l.entries.len())
+        };
+        let raw = r.u32s()?;
+        let mut pats = Vec::with_capacity(raw.len() / 3);
+        for p in raw.chunks(3) {
+            let &[lexicon, entry, flags] = p else {
+                return None;
+            };
+            if !entry_ok(lexicon, entry) || flags >> 4 != 0 {
+                return None;
+            }
+            pats.push(Pat {
+                lexicon,
+                entry,
+                open_start: flags & 1 != 0,
+                open_end: flags & 2 != 0,
+                cut: flags & 4 != 0,
+                exact: flags & 8 != 0,
+            });
+        }
+        if !automaton.pattern_count_is(pats.len()) {
+            return None;
+        }
+        let raw = r.u32s()?;
+        let mut near = Vec::with_capacity(raw.len() / 3);
+        for n in raw.chunks(3) {
+            let &[lo, hi, id] = n else {
+                return None;
+            };
+            near.push((u64::from(hi) << 32 | u64::from(lo), id));
+        }
+        let raw = r.u32s()?;
+        let mut long = Vec::with_capacity(raw.len() / 4);
+        for l in raw.chunks(4) {
+            let &[lexicon, entry, start, end] = l else {
+                return None;
+            };
+            if !entry_ok(lexicon, entry) {
+                return None;
+            }
+            long.push(Long {
+                lexicon,
+                entry,
+                chars: (start, end),
+            });
+        }
+        let long_chars: Vec<char> = r
+            .u32s()?
+            .into_iter()
+            .map(char::from_u32)
+            .collect::<Option<_>>()?;
+        let sorted = near.windows(2).all(|w| w.first() <= w.get(1));
+        let ids_ok = near.iter().all(|&(_, id)| (id as usize) < long.len());
+        let ranges_ok = long
+            .iter()
+            .all(|l| l.chars.0 <= l.chars.1 && (l.chars.1 as usize) <= long_chars.len());
+        (sorted && ids_ok && ranges_ok).then_some(TermIndex {
+            automaton,
+            pats,
+            near,
+            long,
+            long_chars,
+        })
     }
 
     #[allow(clippy::too_many_arguments, reason = "the reused buffers of `new`")]
@@ -335,10 +429,11 @@ impl TermIndex {
         chars.extend(word.chars());
         let chars: &[char] = chars;
         let check = |key: u64| -> Option<(u32, u32)> {
-            let &(from, to) = self.near_at.get(&key)?;
+            let from = self.near.partition_point(|&(h, _)| h < key);
             self.near
-                .get(from as usize..to as usize)?
+                .get(from..)?
                 .iter()
+                .take_while(|&&(h, _)| h == key)
                 .filter_map(|&(_, id)| self.long.get(id as usize))
                 .find(|l| {
                     self.long_chars

@@ -217,6 +217,97 @@ impl Automaton {
         Some(a)
     }
 
+    /// Appends the automaton in the index encoding ([`super::index`]).
+    pub(crate) fn write(&self, w: &mut super::index::Writer) {
+        w.u32s(&self.dense);
+        w.u32s(&self.dense_row);
+        w.u32s(&self.first_child);
+        w.bytes(&self.byte);
+        w.u32s(&self.fail);
+        w.u32s(&self.dict);
+        w.u32s(&self.report);
+        w.u32s(&self.out_start);
+        w.u32s(&self.out);
+        w.u32s(&self.len);
+    }
+
+    /// Reads an automaton [`Automaton::write`] wrote, or `None` if the
+    /// arrays break an invariant the search relies on to stay in bounds
+    /// and to terminate.
+    pub(crate) fn read(r: &mut super::index::Reader<'_>) -> Option<Automaton> {
+        let a = Automaton {
+            dense: r.u32s()?,
+            dense_row: r.u32s()?,
+            first_child: r.u32s()?,
+            byte: r.bytes()?,
+            fail: r.u32s()?,
+            dict: r.u32s()?,
+            report: r.u32s()?,
+            out_start: r.u32s()?,
+            out: r.u32s()?,
+            len: r.u32s()?,
+        };
+        a.consistent().then_some(a)
+    }
+
+    /// The invariants [`Automaton::new`] establishes: every array has one
+    /// entry per node (two with one more), transitions and child ranges
+    /// stay inside the nodes, failure and output links go to a smaller
+    /// node (so every chain ends), and outputs name patterns that exist.
+    fn consistent(&self) -> bool {
+        let n = self.byte.len();
+        if n == 0 {
+            return self.dense.is_empty()
+                && self.dense_row.is_empty()
+                && self.first_child.is_empty()
+                && self.fail.is_empty()
+                && self.dict.is_empty()
+                && self.report.is_empty()
+                && self.out_start.is_empty()
+                && self.out.is_empty();
+        }
+        let Ok(n32) = u32::try_from(n) else {
+            return false;
+        };
+        let per_node = [&self.dense_row, &self.fail, &self.dict, &self.report];
+        if per_node.iter().any(|v| v.len() != n)
+            || self.first_child.len() != n + 1
+            || self.out_start.len() != n + 1
+            || self.dense.len() % 256 != 0
+        {
+            return false;
+        }
+        let rows = self.dense.len() / 256;
+        let monotone = |v: &[u32], last: usize| {
+            v.windows(2).all(|w| w.first() <= w.get(1))
+                && v.last().is_some_and(|&x| x as usize <= last)
+        };
+        let below = |v: &[u32], strict: bool| {
+            (0u32..)
+                .zip(v)
+                .all(|(s, &x)| x == NONE || if strict { x < s } else { x <= s })
+        };
+        // The root fails to itself (the search stops there); every other
+        // node to a shallower one.
+        let fails_up = self.fail.first() == Some(&0)
+            && (0u32..).zip(&self.fail).skip(1).all(|(s, &f)| f < s);
+        self.dense.iter().all(|&c| c < n32)
+            && self.dense_row.iter().all(|&r| (r as usize) <= rows)
+            && monotone(&self.first_child, n)
+            && monotone(&self.out_start, self.out.len())
+            && self.out_start.last().is_some_and(|&x| x as usize == self.out.len())
+            && fails_up
+            && below(&self.dict, true)
+            && below(&self.report, false)
+            && self.out.iter().all(|&p| (p as usize) < self.len.len())
+    }
+
+    /// Whether the automaton reports pattern ids below `n` exactly (one
+    /// length per pattern).
+    pub(crate) fn pattern_count_is(&self, n: usize) -> bool {
+        self.len.len() == n
+    }
+
     /// Whether the automaton has no pattern.
     pub(crate) fn is_empty(&self) -> bool {
         self.out.is_empty()

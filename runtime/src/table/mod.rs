@@ -110,6 +110,23 @@ pub struct Table {
     pub lexicons: Vec<Lexicon>,
     /// Labeler rules for arguments and destinations.
     pub labelers: Labelers,
+    /// The precompiled labeler index `stpc compile` wrote beside the table
+    /// (see [`crate::label::index`]). Absent in a table without one; a
+    /// process then builds the index from `lexicons` itself.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub index: Option<IndexRef>,
+}
+
+/// Names the labeler index that belongs to a table. It is covered by the
+/// digest (and a signature), so an index is trusted exactly when its bytes
+/// hash to `sha256`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "snake_case")]
+pub struct IndexRef {
+    /// Lowercase hex SHA-256 of the index file.
+    pub sha256: String,
+    /// Length of the index file in bytes.
+    pub bytes: u64,
 }
 
 /// The two label lattices.

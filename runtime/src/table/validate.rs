@@ -45,7 +45,21 @@ pub fn validate(t: &Table) -> Result<(), LoadError> {
     vocabulary(t)?;
     policy(t)?;
     rewriting(t)?;
-    labelers(t)
+    labelers(t)?;
+    index_ref(t)
+}
+
+/// A named labeler index names it by a well-formed hash.
+fn index_ref(t: &Table) -> Result<(), LoadError> {
+    let Some(ix) = &t.index else { return Ok(()) };
+    let hex = |c: u8| c.is_ascii_digit() || (b'a'..=b'f').contains(&c);
+    if ix.sha256.len() != 64 || !ix.sha256.bytes().all(hex) {
+        return Err(LoadError::invalid(
+            "index.sha256",
+            "must be 64 lowercase hex digits",
+        ));
+    }
+    Ok(())
 }
 
 /// Tools and destinations refer to what exists.
