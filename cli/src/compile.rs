@@ -105,10 +105,16 @@ pub fn run(global: &Global, args: CompileArgs) -> Outcome {
     // names it (inside what the digest covers), so every process that
     // loads the table from the file skips building the lexicon automata.
     let (table, index) = match &args.output {
-        Some(_) => match indexed(table) {
+        Some(_) => match stpc_runtime::label::index::attach(table) {
             Ok((t, ix)) => (t, Some(ix)),
-            Err(message) => {
-                output::fail(global, &message);
+            Err(e) => {
+                output::fail(
+                    global,
+                    &format!(
+                        "the compiled table does not load in the runtime ({e}); nothing was \
+                         written. This is a compiler bug: please report it with the contract"
+                    ),
+                );
                 return Outcome::Failure;
             }
         },
@@ -177,25 +183,4 @@ pub fn run(global: &Global, args: CompileArgs) -> Outcome {
         }
     }
     Outcome::Success
-}
-
-/// `table` naming its labeler index, resealed, and the index's bytes.
-fn indexed(
-    mut table: stpc_runtime::Table,
-) -> Result<(stpc_runtime::Table, Vec<u8>), String> {
-    use stpc_runtime::label::index;
-    let bytes = index::build(&table).map_err(|e| {
-        format!(
-            "the compiled table does not load in the runtime ({e}); nothing was written. \
-             This is a compiler bug: please report it with the contract"
-        )
-    })?;
-    table.index = Some(stpc_runtime::table::IndexRef {
-        sha256: index::sha256_hex(&bytes),
-        bytes: u64::try_from(bytes.len()).unwrap_or(u64::MAX),
-    });
-    let table = table
-        .seal()
-        .map_err(|e| format!("cannot serialise the table: {e}"))?;
-    Ok((table, bytes))
 }

@@ -83,6 +83,7 @@ MISSING = "<missing>"
 FAIL_CLOSED_RULE_NAME = "<fail-closed>"
 MAX_DIMS = 24
 MAX_LABELS = 64
+U64_MAX = 18446744073709551615
 U32_MAX = 4294967295
 U16_MAX = 65535
 
@@ -268,7 +269,11 @@ STRUCTS = {
         ("transforms", ("vec", "Transform")),
         ("lexicons", ("vec", "Lexicon")),
         ("labelers", "Labelers"),
+        # The labeler index beside the table (`TABLE.index`): this reader
+        # labels from the lexicons and only checks the reference's shape.
+        ("index", ("skip", "IndexRef")),
     ],
+    "IndexRef": [("sha256", "str"), ("bytes", "u64")],
     "Lattices": [("args", "Lattice"), ("destination", "Lattice")],
     "Lattice": [
         ("name", "str"),
@@ -401,8 +406,8 @@ def _encode(value, ty, path: str, pretty: bool, depth: int) -> str:
     ``LoadError('json')`` when it is not of that type and ``_Layout`` when its
     keys are in another order than serde writes them."""
     ty = _fields(ty)
-    if ty == "u32" or ty == "u16":
-        hi = U32_MAX if ty == "u32" else U16_MAX
+    if ty in ("u64", "u32", "u16"):
+        hi = {"u64": U64_MAX, "u32": U32_MAX, "u16": U16_MAX}[ty]
         if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= hi:
             raise _shape_error(path, f"expected {ty}")
         return str(value)
@@ -433,6 +438,8 @@ def _encode(value, ty, path: str, pretty: bool, depth: int) -> str:
         return "null" if value is None else _encode(value, ty[1], path, pretty, depth)
     if kind == "flag":
         return _encode(value, "bool", path, pretty, depth)
+    if kind == "skip":  # an `Option` serde leaves out when it is `None`
+        return _encode(value, ty[1], path, pretty, depth)
     if kind == "enum":
         if not isinstance(value, str) or value not in ty[1]:
             raise _shape_error(path, "unknown variant")
@@ -473,11 +480,16 @@ def _encode_object(value, tag, fields, path, pretty, depth) -> str:
         if fty == ("flag",):
             if f in value and not isinstance(value[f], bool):
                 raise _shape_error(f"{path}.{f}", "expected a boolean")
-        elif f not in value and not (isinstance(fty, tuple) and fty[0] == "opt"):
+        elif f not in value and not (isinstance(fty, tuple) and fty[0] in ("opt", "skip")):
             raise _shape_error(path, f"missing field `{f}`")
     # A flag is written only when it is set (an explicit `false` is not
     # canonical, and the layout check below refuses it).
-    present = [f for f, fty in fields if not (fty == ("flag",) and value.get(f) is not True)]
+    present = [
+        f
+        for f, fty in fields
+        if not (fty == ("flag",) and value.get(f) is not True)
+        and not (isinstance(fty, tuple) and fty[0] == "skip" and f not in value)
+    ]
     expected = ([tag[0]] if tag else []) + present
     sep = ": " if pretty else ":"
     items = []

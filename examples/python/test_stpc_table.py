@@ -176,6 +176,24 @@ class Loading(unittest.TestCase):
         flagged["digest"] = s.compute_digest(t)
         self.refused(json.dumps(flagged, indent=2, ensure_ascii=False).encode(), "not_canonical")
 
+    def test_the_index_reference_is_read_when_present_and_checked(self):
+        # `index` (the labeler index `stpc compile -o` writes beside the
+        # table) is left out when absent; present, it is covered by the
+        # digest and must have its shape: `null`, a string length or an
+        # unknown key is refused under a fresh digest.
+        t = json.loads(self.data)
+        t.pop("index", None)
+        ok = dict(t, index={"sha256": "ab" * 32, "bytes": 12})
+        ok["digest"] = s.compute_digest(ok)
+        self.assertEqual(s.load(json.dumps(ok, indent=2, ensure_ascii=False).encode())["index"], ok["index"])
+        for bad in [None, {"sha256": "ab" * 32, "bytes": "12"}, {"sha256": "ab" * 32, "bytes": 12, "x": 1}]:
+            b = dict(t, index=bad)
+            try:
+                b["digest"] = s.compute_digest(b)
+            except s.LoadError:
+                continue  # refused while encoding: as good as at load
+            self.refused(json.dumps(b, indent=2, ensure_ascii=False).encode())
+
     def test_other_versions_are_refused_first(self):
         t = json.loads(self.data)
         t["format_version"] = s.FORMAT_VERSION + 1

@@ -40,14 +40,28 @@ use stpc_tests::event_mix::NullSink;
 
 const POLICIES: [&str; 3] = ["naive", "rewrite", "shadow"];
 
-fn table(policy: &str) -> (Vec<u8>, Arc<Table>) {
+/// A std table as `stpc compile -o` writes it: its pretty JSON, the
+/// table, and the labeler index beside it.
+struct Compiled {
+    policy: &'static str,
+    json: Vec<u8>,
+    table: Arc<Table>,
+    index: Vec<u8>,
+}
+
+fn table(policy: &'static str) -> Compiled {
     let compiled = stpc_tests::lowering::compile_file(
         &format!("stdlib-contracts/policies/{policy}.stpc"),
         &CompileOptions::default(),
     );
-    let table = compiled.table().clone();
-    let bytes = table.to_json_pretty().unwrap().into_bytes();
-    (bytes, Arc::new(table))
+    let (table, index) = stpc_runtime::label::index::attach(compiled.table().clone()).unwrap();
+    let json = table.to_json_pretty().unwrap().into_bytes();
+    Compiled {
+        policy,
+        json,
+        table: Arc::new(table),
+        index,
+    }
 }
 
 fn bench(c: &mut Criterion) {
@@ -55,14 +69,14 @@ fn bench(c: &mut Criterion) {
     let mut load = c.benchmark_group("load");
     load.sample_size(20)
         .measurement_time(Duration::from_secs(4));
-    let tables: Vec<(&str, Vec<u8>, Arc<Table>)> = POLICIES
-        .iter()
-        .map(|p| {
-            let (bytes, table) = table(p);
-            (*p, bytes, table)
-        })
-        .collect();
-    for (policy, bytes, table) in &tables {
+    let tables: Vec<Compiled> = POLICIES.into_iter().map(table).collect();
+    for Compiled {
+        policy,
+        json: bytes,
+        table,
+        index,
+    } in &tables
+    {
         load.bench_with_input(
             BenchmarkId::new("table_from_json", policy),
             bytes,
@@ -73,11 +87,17 @@ fn bench(c: &mut Criterion) {
         load.bench_with_input(BenchmarkId::new("engine_new", policy), table, |b, table| {
             b.iter(|| black_box(Engine::new(Arc::clone(table)).unwrap()));
         });
+        load.bench_with_input(
+            BenchmarkId::new("engine_with_index", policy),
+            table,
+            |b, table| {
+                b.iter(|| black_box(Engine::with_index(Arc::clone(table), index).unwrap()));
+            },
+        );
     }
     load.finish();
 
-    let (_, _, naive) = &tables[0];
-    let engine = Engine::new(Arc::clone(naive)).unwrap();
+    let engine = Engine::new(Arc::clone(&tables[0].table)).unwrap();
     let mut g = c.benchmark_group("label");
     g.bench_function("mix", |b| {
         let mut i = 0;
@@ -94,7 +114,7 @@ fn bench(c: &mut Criterion) {
     g.finish();
 
     let mut g = c.benchmark_group("submit");
-    for (policy, _, table) in &tables {
+    for Compiled { policy, table, .. } in &tables {
         let engine = Arc::new(Engine::new(Arc::clone(table)).unwrap());
         let mut by_action: BTreeMap<&'static str, Vec<usize>> = BTreeMap::new();
         {

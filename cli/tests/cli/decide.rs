@@ -278,13 +278,22 @@ fn vectors_are_written_beside_the_table_or_to_stdout() {
     assert_eq!(stdout.stdout, beside, "the same vectors either way");
     let from_source = stpc(dir.path(), &["vectors", "search.stpc", "-o", "v.jsonl"], "");
     assert_eq!(from_source.code, 0);
-    assert_eq!(
-        std::fs::read_to_string(dir.path().join("v.jsonl")).unwrap(),
-        beside
-    );
+    let from_source = std::fs::read_to_string(dir.path().join("v.jsonl")).unwrap();
+    // The cases are the same; the header names the table they were made
+    // from, and a table written with `-o` names its labeler index, so its
+    // digest is not the one of the table compiled in memory.
+    let body = |text: &str| text.lines().skip(1).collect::<Vec<_>>().join("\n");
+    assert_eq!(body(&from_source), body(&beside));
     let header: serde_json::Value = serde_json::from_str(beside.lines().next().unwrap()).unwrap();
     assert_eq!(header["kind"], "header");
     assert_eq!(header["contract"], "search_policy");
+    let written: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("out.table.json")).unwrap())
+            .unwrap();
+    assert_eq!(
+        header["digest"], written["digest"],
+        "the header names the table written"
+    );
     let kinds: std::collections::BTreeSet<String> = beside
         .lines()
         .map(|l| {
@@ -1061,4 +1070,51 @@ fn a_rewrite_that_cannot_change_anything_is_refused_not_dispatched() {
     assert_eq!(committed["reason"], "rewrite_insufficient", "{committed}");
     let speculative = decide(&keyed.replace("MODE", "speculative"));
     assert_eq!(speculative["action"], "defer", "{speculative}");
+}
+
+/// `stpc compile -o` writes the labeler index beside the table and the
+/// table names it; `stpc decide` uses it, and decides the same when it is
+/// missing or refused (an edited index is reported, never used).
+#[test]
+fn the_labeler_index_beside_a_table_is_used_only_when_it_is_the_named_one() {
+    let dir = workspace();
+    let index = dir.path().join("search.table.index");
+    let bytes = std::fs::read(&index).expect("compile -o writes the index");
+    let table: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.path().join("search.table.json")).unwrap())
+            .unwrap();
+    assert_eq!(table["index"]["bytes"], bytes.len());
+    assert_eq!(
+        table["index"]["sha256"].as_str().unwrap(),
+        stpc_runtime::label::index::sha256_hex(&bytes)
+    );
+    let decide = || {
+        stpc(
+            dir.path(),
+            &["decide", "--table", "search.table.json", "-"],
+            TOPICAL_SPECULATIVE,
+        )
+    };
+    let with = decide();
+    assert_eq!(with.code, 0, "{}", with.transcript());
+    assert_eq!(with.stderr, "");
+    let mut edited = bytes.clone();
+    let last = edited.len() - 1;
+    edited[last] ^= 0x40;
+    std::fs::write(&index, &edited).unwrap();
+    let refused = decide();
+    assert_eq!(refused.code, 0, "{}", refused.transcript());
+    assert_eq!(refused.stdout, with.stdout);
+    assert!(
+        refused
+            .stderr
+            .starts_with("warning: the labeler index `search.table.index` is not used"),
+        "{}",
+        refused.stderr
+    );
+    std::fs::remove_file(&index).unwrap();
+    let missing = decide();
+    assert_eq!(missing.code, 0, "{}", missing.transcript());
+    assert_eq!(missing.stdout, with.stdout);
+    assert_eq!(missing.stderr, "");
 }

@@ -25,8 +25,6 @@
 //! flat arrays, and the point is loading them with one bounds-checked copy
 //! each, then checking the invariants the scans rely on.
 
-use sha2::{Digest, Sha256};
-
 use super::terms::TermIndex;
 use crate::error::LoadError;
 use crate::table::Table;
@@ -105,13 +103,7 @@ impl<'a> Reader<'a> {
 /// holds it.
 #[must_use]
 pub fn sha256_hex(bytes: &[u8]) -> String {
-    use std::fmt::Write;
-    let hash = Sha256::digest(bytes);
-    let mut out = String::with_capacity(64);
-    for b in hash {
-        let _ = write!(out, "{b:02x}");
-    }
-    out
+    crate::table::digest::sha256_hex(bytes)
 }
 
 /// The index of `table`'s labeler: what `stpc compile` writes beside a
@@ -123,6 +115,22 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
 pub fn build(table: &Table) -> Result<Vec<u8>, LoadError> {
     let labeler = super::Labeler::new(table)?;
     Ok(encode(&labeler.terms, &labeler.parts))
+}
+
+/// `table` naming its index ([`build`]), resealed, and the index's bytes:
+/// what `stpc compile -o` writes, the table and the file beside it.
+///
+/// # Errors
+///
+/// As [`build`]; [`LoadError::Encode`] if the table does not serialise.
+pub fn attach(mut table: Table) -> Result<(Table, Vec<u8>), LoadError> {
+    let bytes = build(&table)?;
+    table.index = Some(crate::table::IndexRef {
+        sha256: sha256_hex(&bytes),
+        bytes: u64::try_from(bytes.len()).unwrap_or(u64::MAX),
+    });
+    let table = table.seal().map_err(|_| LoadError::Encode)?;
+    Ok((table, bytes))
 }
 
 pub(crate) fn encode(terms: &TermIndex, parts: &TermIndex) -> Vec<u8> {

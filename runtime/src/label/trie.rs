@@ -289,13 +289,16 @@ impl Automaton {
         };
         // The root fails to itself (the search stops there); every other
         // node to a shallower one.
-        let fails_up = self.fail.first() == Some(&0)
-            && (0u32..).zip(&self.fail).skip(1).all(|(s, &f)| f < s);
+        let fails_up =
+            self.fail.first() == Some(&0) && (0u32..).zip(&self.fail).skip(1).all(|(s, &f)| f < s);
         self.dense.iter().all(|&c| c < n32)
             && self.dense_row.iter().all(|&r| (r as usize) <= rows)
             && monotone(&self.first_child, n)
             && monotone(&self.out_start, self.out.len())
-            && self.out_start.last().is_some_and(|&x| x as usize == self.out.len())
+            && self
+                .out_start
+                .last()
+                .is_some_and(|&x| x as usize == self.out.len())
             && fails_up
             && below(&self.dict, true)
             && below(&self.report, false)

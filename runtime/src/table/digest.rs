@@ -40,27 +40,25 @@ pub fn compute_digest(table: &Table) -> Result<String, serde_json::Error> {
     digest_unsealed(&mut unsealed)
 }
 
-/// [`compute_digest`] of a table the caller owns, without copying it: the
-/// digest field is emptied while the canonical bytes stream into the hash,
-/// then put back.
-pub(crate) fn digest_in_place(table: &mut Table) -> Result<String, serde_json::Error> {
-    let kept = std::mem::take(&mut table.digest);
-    let out = digest_unsealed(table);
-    table.digest = kept;
-    out
-}
-
 fn digest_unsealed(table: &mut Table) -> Result<String, serde_json::Error> {
     table.digest.clear();
     let mut hasher = Sha256::new();
     serde_json::to_writer(&mut hasher, &*table)?;
-    let hash = hasher.finalize();
+    Ok(hex(&hasher.finalize()))
+}
+
+/// Lowercase hex SHA-256 of `bytes`.
+pub(crate) fn sha256_hex(bytes: &[u8]) -> String {
+    hex(&Sha256::digest(bytes))
+}
+
+fn hex(hash: &[u8]) -> String {
     let mut out = String::with_capacity(64);
     for byte in hash {
         out.push(hex_digit(byte >> 4));
         out.push(hex_digit(byte & 0x0f));
     }
-    Ok(out)
+    out
 }
 
 fn hex_digit(n: u8) -> char {

@@ -5,6 +5,7 @@
 mod check;
 mod diff;
 mod fmt;
+mod index;
 mod label;
 mod lower;
 mod mutation;
