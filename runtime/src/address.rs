@@ -15,14 +15,17 @@
 //! a WHATWG crate: the runtime needs only the host and the path, and a
 //! refusal is safer than agreeing with one parser among several.
 
+use std::borrow::Cow;
+
 /// A destination as written, split into its parts.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Parsed<'a> {
     /// The scheme, without `://`.
     pub scheme: Option<&'a str>,
-    /// The host, lowercase; `None` for a bare name without a dot (a
-    /// collection) unless a scheme or a path names it a host.
-    pub host: Option<String>,
+    /// The host, lowercase (borrowed when it was written lowercase);
+    /// `None` for a bare name without a dot (a collection) unless a scheme
+    /// or a path names it a host.
+    pub host: Option<Cow<'a, str>>,
     /// The port, if written.
     pub port: Option<&'a str>,
     /// The path, from its `/` (empty when there is none).
@@ -74,7 +77,7 @@ pub fn parse(s: &str) -> Result<Parsed<'_>, Refused> {
     }
     Ok(Parsed {
         scheme,
-        host: named_host.then(|| host.to_ascii_lowercase()),
+        host: named_host.then(|| lowercase(host)),
         port,
         path,
         query,
@@ -87,11 +90,21 @@ fn is_scheme(s: &str) -> bool {
         && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
 }
 
+/// `s` in ASCII lowercase, allocating only when it has an uppercase letter
+/// (destination lookup parses every address it does not know by name).
+fn lowercase(s: &str) -> Cow<'_, str> {
+    if s.bytes().any(|b| b.is_ascii_uppercase()) {
+        Cow::Owned(s.to_ascii_lowercase())
+    } else {
+        Cow::Borrowed(s)
+    }
+}
+
 /// The host of a destination written as a URL, a host with a path, or a
 /// dotted host (lowercase); `None` for a bare name or a refused address.
 #[must_use]
 pub fn host_of(s: &str) -> Option<String> {
-    parse(s).ok()?.host
+    parse(s).ok()?.host.map(Cow::into_owned)
 }
 
 /// The destination without its query and fragment, the form an audit

@@ -267,6 +267,17 @@ impl<'t> Decision<'t> {
     }
 }
 
+/// Tool, destination and mode of a call resolved once
+/// ([`Decider::resolve`]), with their offset in the dense index.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Resolved {
+    /// Tool, placed destination and mode ids.
+    ids: [u32; 3],
+    /// Offset of these three coordinates in the dense index (0 without
+    /// one).
+    base: u32,
+}
+
 /// Precomputed lookups over one table.
 pub struct Decider {
     table: Arc<Table>,
@@ -297,6 +308,9 @@ pub struct Decider {
     /// has at most [`DENSE_LIMIT`] points: a decision is then a mixed-radix
     /// index and one load, with no walk.
     dense: Option<Dense>,
+    /// Destinations declared by URL glob, in declaration order (the first
+    /// that matches an address not known by name wins).
+    url_globs: Vec<u32>,
 }
 
 /// The largest domain compiled to a [`Dense`] index (entries of 4 bytes:
@@ -377,6 +391,31 @@ impl Dense {
             self.fill(flat, child, d + 1, offset + v as usize * stride)?;
         }
         Some(())
+    }
+
+    /// The offset of coordinates `coords` of dimensions `first..`, each
+    /// checked against its dimension's size; `None` outside the domain.
+    #[inline]
+    fn offset_from(&self, first: usize, coords: &[u32]) -> Option<usize> {
+        let sizes = self.sizes.get(first..self.n)?;
+        let strides = self.strides.get(first..self.n)?;
+        if coords.len() > sizes.len() {
+            return None;
+        }
+        let mut i = 0usize;
+        for ((&c, &n), &stride) in coords.iter().zip(sizes).zip(strides) {
+            if c >= n {
+                return None;
+            }
+            i += c as usize * stride as usize;
+        }
+        Some(i)
+    }
+
+    /// The offset of the first coordinates `coords` (a prefix of a point),
+    /// as a `u32` (the index has at most [`DENSE_LIMIT`] entries).
+    fn offset(&self, coords: &[u32]) -> Option<u32> {
+        u32::try_from(self.offset_from(0, coords)?).ok()
     }
 
     /// The encoded cell of `coords`; [`INVALID`] outside the domain.
@@ -575,6 +614,11 @@ impl Decider {
             modes,
             cuts,
             fields,
+            url_globs: (0u32..)
+                .zip(&table.destinations)
+                .filter(|(_, d)| d.address.kind == AddressKind::Url)
+                .map(|(i, _)| i)
+                .collect(),
             table,
         }
     }
@@ -600,22 +644,28 @@ impl Decider {
         }
         // Fall back to the host of a URL or of a host with a path, then to
         // URL globs; slow path only for destinations not given by name. An
-        // address HTTP clients could read differently is unknown.
-        let parsed = address::parse(name).ok()?;
-        if let Some(d) = parsed
-            .host
-            .as_deref()
-            .and_then(|h| self.destinations.get(h))
-        {
-            return Some(d);
+        // address HTTP clients could read differently is unknown. A name
+        // made only of lowercase host characters is its own host, already
+        // looked up: parsing it again would find nothing new.
+        let plain = name
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'.' || b == b'-');
+        if !plain {
+            let parsed = address::parse(name).ok()?;
+            if let Some(d) = parsed
+                .host
+                .as_deref()
+                .and_then(|h| self.destinations.get(h))
+            {
+                return Some(d);
+            }
         }
-        self.table
-            .destinations
-            .iter()
-            .position(|d| {
-                d.address.kind == AddressKind::Url && address::glob_match(&d.address.value, name)
-            })
-            .map(len_u32)
+        self.url_globs.iter().copied().find(|&i| {
+            self.table
+                .destinations
+                .get(i as usize)
+                .is_some_and(|d| address::glob_match(&d.address.value, name))
+        })
     }
 
     /// Mode id, or `None` when the mode is not declared.
@@ -632,6 +682,7 @@ impl Decider {
     /// [`DecideError::ConfidenceOutOfRange`] outside `[0, 1]` (a confidence
     /// of 1.7 is no more certain than 1.0: it is a bug upstream, and fails
     /// closed).
+    #[inline]
     pub fn interval(&self, c: f64) -> Result<u32, DecideError> {
         if c.is_finite() && !(0.0..=1.0).contains(&c) {
             return Err(DecideError::ConfidenceOutOfRange);
@@ -712,32 +763,50 @@ impl Decider {
         coords: &mut [u32; MAX_DIMS],
     ) -> Result<usize, DecideError> {
         let mode = self.mode_id(q.mode).ok_or(DecideError::UnknownMode)?;
+        let dest = self.placed_destination(tool, dest);
+        self.fill_ids(
+            [tool, dest, mode],
+            q.confidence,
+            &q.labels,
+            q.budgets_exhausted,
+            coords,
+        )
+    }
+
+    /// [`Decider::fill`] with tool, placed destination and mode resolved.
+    #[inline]
+    fn fill_ids(
+        &self,
+        [tool, dest, mode]: [u32; 3],
+        confidence: f64,
+        labels: &LabelsIn<'_>,
+        budgets_exhausted: &[bool],
+        coords: &mut [u32; MAX_DIMS],
+    ) -> Result<usize, DecideError> {
         let label = |l: Option<u32>, missing: u32| match l {
             None => Ok(missing),
             Some(id) if id < missing => Ok(id),
             Some(_) => Err(DecideError::LabelOutOfRange),
         };
-        let arg = label(q.labels.args, self.missing_arg)?;
-        let dl = label(q.labels.destination, self.missing_dest)?;
-        let conf = self.interval(q.confidence)?;
-        if q.budgets_exhausted.len() != self.budgets {
+        let arg = label(labels.args, self.missing_arg)?;
+        let dl = label(labels.destination, self.missing_dest)?;
+        let conf = self.interval(confidence)?;
+        if budgets_exhausted.len() != self.budgets {
             return Err(DecideError::BudgetCount {
                 expected: self.budgets,
-                found: q.budgets_exhausted.len(),
+                found: budgets_exhausted.len(),
             });
         }
-        let dest = self.placed_destination(tool, dest);
         let (fixed, rest) = coords.split_at_mut(domain::FIXED);
         fixed.copy_from_slice(&[tool, dest, mode, arg, dl, conf]);
         let mut n = domain::FIXED;
         let mut slots = rest.iter_mut();
-        for b in q.budgets_exhausted {
+        for b in budgets_exhausted {
             *slots.next().ok_or(DecideError::TooManyDimensions)? = u32::from(*b);
             n += 1;
         }
         for f in &self.fields {
-            let l = q
-                .labels
+            let l = labels
                 .fields
                 .iter()
                 .find(|(name, _)| *name == &**f)
@@ -748,17 +817,119 @@ impl Decider {
         Ok(n)
     }
 
+    /// Resolve the tool, destination and mode of a call once (an agent
+    /// resolves them when it builds a call, or once per tool and
+    /// endpoint); [`Decider::decide_resolved`] then looks up only what
+    /// changes per event. An unknown tool or destination resolves to
+    /// `<unknown>` (and fails closed in every verified table); `None` for a
+    /// mode the table does not declare, which the caller must decide as
+    /// [`Decision::fail_closed`].
+    #[must_use]
+    pub fn resolve(&self, tool: &str, destination: &str, mode: &str) -> Option<Resolved> {
+        self.resolve_ids(
+            self.tool_id(tool),
+            self.destination_id(destination),
+            self.mode_id(mode)?,
+        )
+    }
+
+    /// [`Decider::resolve`] from ids (`None` is `<unknown>`); `None` when
+    /// an id is outside the table.
+    #[must_use]
+    pub fn resolve_ids(&self, tool: Option<u32>, dest: Option<u32>, mode: u32) -> Option<Resolved> {
+        let tool = tool.unwrap_or(self.unknown_tool);
+        let dest = self.placed_destination(tool, dest.unwrap_or(self.unknown_destination));
+        let (t, d, m) = self.prefix_dims;
+        if tool as usize >= t || dest as usize >= d || mode as usize >= m {
+            return None;
+        }
+        let base = match &self.dense {
+            Some(dense) => dense.offset(&[tool, dest, mode])?,
+            None => 0,
+        };
+        Some(Resolved {
+            ids: [tool, dest, mode],
+            base,
+        })
+    }
+
+    /// Decide an event whose tool, destination and mode were resolved by
+    /// [`Decider::resolve`]. With the dense index and no per-field
+    /// dimension, this is the offset of the rest of the point added to the
+    /// resolved base and one load; any input outside the domain (a label
+    /// id out of range, a confidence outside `[0, 1]`, a wrong number of
+    /// budgets) fails closed.
+    #[inline]
+    #[must_use]
+    pub fn decide_resolved(
+        &self,
+        r: Resolved,
+        confidence: f64,
+        labels: &LabelsIn<'_>,
+        budgets_exhausted: &[bool],
+    ) -> Decision<'_> {
+        if let (Some(dense), true) = (&self.dense, self.fields.is_empty()) {
+            let at = self
+                .dense_rest(dense, confidence, labels, budgets_exhausted)
+                .and_then(|rest| dense.cells.get(r.base as usize + rest))
+                .copied()
+                .unwrap_or(INVALID);
+            return self.cell_decision((at != INVALID).then_some(at & !LEAF));
+        }
+        let mut coords = [0u32; MAX_DIMS];
+        match self.fill_ids(r.ids, confidence, labels, budgets_exhausted, &mut coords) {
+            Ok(n) => self.decide_coords(coords.get(..n).unwrap_or(&[])),
+            Err(_) => Decision::fail_closed(),
+        }
+    }
+
+    /// The dense offset of the coordinates after tool, destination and
+    /// mode (labels, confidence interval, budgets); `None` outside the
+    /// domain.
+    #[inline]
+    fn dense_rest(
+        &self,
+        dense: &Dense,
+        confidence: f64,
+        labels: &LabelsIn<'_>,
+        budgets_exhausted: &[bool],
+    ) -> Option<usize> {
+        if budgets_exhausted.len() != self.budgets {
+            return None;
+        }
+        let arg = labels.args.map_or(Some(self.missing_arg), |l| {
+            (l < self.missing_arg).then_some(l)
+        })?;
+        let dl = labels.destination.map_or(Some(self.missing_dest), |l| {
+            (l < self.missing_dest).then_some(l)
+        })?;
+        let conf = self.interval(confidence).ok()?;
+        let rest = dense.offset_from(3, &[arg, dl, conf])?;
+        let mut budgets = 0usize;
+        for (b, stride) in budgets_exhausted
+            .iter()
+            .zip(dense.strides.get(domain::FIXED..)?)
+        {
+            budgets += usize::from(*b) * *stride as usize;
+        }
+        Some(rest + budgets)
+    }
+
+    /// The decision of an encoded cell index (`None` fails closed).
+    #[inline]
+    fn cell_decision(&self, cell: Option<u32>) -> Decision<'_> {
+        match cell.and_then(|i| Some((i, self.table.cells.get(i as usize)?))) {
+            Some((i, c)) => Decision::from_cell(i, c),
+            None => Decision::fail_closed(),
+        }
+    }
+
     /// Decide a query; any error yields the fail-closed BLOCK decision.
     #[must_use]
     pub fn decide(&self, q: &Query<'_>) -> Decision<'_> {
-        let tool = self.tool_id(q.tool).unwrap_or(self.unknown_tool);
-        let dest = self
-            .destination_id(q.destination)
-            .unwrap_or(self.unknown_destination);
-        let mut coords = [0u32; MAX_DIMS];
-        match self.fill(tool, dest, q, &mut coords) {
-            Ok(n) => self.decide_coords(coords.get(..n).unwrap_or(&[])),
-            Err(_) => Decision::fail_closed(),
+        match self.resolve(q.tool, q.destination, q.mode) {
+            Some(r) => self.decide_resolved(r, q.confidence, &q.labels, q.budgets_exhausted),
+            None => Decision::fail_closed(),
         }
     }
 
@@ -809,13 +980,7 @@ impl Decider {
             }
             None => self.walk_from(self.start(coords), coords),
         };
-        match cell {
-            Some(i) => match self.table.cells.get(i as usize) {
-                Some(c) => Decision::from_cell(i, c),
-                None => Decision::fail_closed(),
-            },
-            None => Decision::fail_closed(),
-        }
+        self.cell_decision(cell)
     }
 
     /// Decide a prepared point.

@@ -416,9 +416,16 @@ fn agree(
         },
         budgets_exhausted: &budgets,
     };
-    let got = decider.decide(&query).rule_id;
+    let decided = decider.decide(&query);
     let want = r.decide();
-    prop_assert_eq!(got, want, "event {:?}", e);
+    prop_assert_eq!(decided.rule_id, want, "event {:?}", e);
+    // Tool, destination and mode resolved once decide the same.
+    let resolved = decider
+        .resolve(query.tool, query.destination, query.mode)
+        .map_or_else(stpc_runtime::decide::Decision::fail_closed, |r| {
+            decider.decide_resolved(r, query.confidence, &query.labels, query.budgets_exhausted)
+        });
+    prop_assert_eq!(resolved, decided, "resolved, event {:?}", e);
     Ok(())
 }
 
