@@ -67,6 +67,25 @@ fn bench(c: &mut Criterion) {
     g.bench_function("dense_prepared_point", |b| {
         b.iter(|| black_box(decider.decide_point(black_box(&p0)).action))
     });
+    // Tool, destination and mode resolved once; labels, confidence and
+    // budgets given per call (`Decider::resolve`, `decide_resolved`).
+    let r0 = decider
+        .resolve("web_search", "api.brave.com", "speculative")
+        .unwrap();
+    let labels = LabelsIn {
+        args: Some(3),
+        destination: Some(0),
+        fields: &[],
+    };
+    g.bench_function("resolved_tool_destination_mode", |b| {
+        b.iter(|| {
+            black_box(
+                decider
+                    .decide_resolved(black_box(r0), black_box(0.9), black_box(&labels), &[false])
+                    .action,
+            )
+        })
+    });
     g.bench_function("walk_prepared_point", |b| {
         b.iter(|| black_box(decider.decide_point_by_walk(black_box(&p0)).action))
     });
