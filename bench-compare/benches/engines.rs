@@ -447,6 +447,20 @@ fn bench(c: &mut Criterion) {
         &expected_labeled,
         |i| hand_written(&with_labels[i]),
     );
+    let resolved_labeled: Vec<Option<Resolved>> =
+        with_labels.iter().map(|e| resolve(d, e)).collect();
+    agree(
+        "stpc resolved, labelled",
+        &with_labels,
+        &expected_labeled,
+        |i| stpc_resolved(d, resolved_labeled[i], &with_labels[i]),
+    );
+    agree(
+        "regorus interpreter, labelled",
+        &with_labels,
+        &expected_labeled,
+        |i| interp.decide(&rego_input(&with_labels[i])),
+    );
     agree(
         "regorus rvm, labelled",
         &with_labels,

@@ -3,7 +3,8 @@
 //!
 //! - stpc: the contract compiled to a decision table, decided by
 //!   `stpc-runtime` from strings ([`Decider::decide`]) and with tool,
-//!   destination and mode resolved to ids once ([`Decider::decide_point`]);
+//!   destination and mode resolved once ([`Decider::resolve`], then
+//!   [`Decider::decide_resolved`]);
 //! - a hand-written Rust function of the compiled pipeline, the floor;
 //! - regorus (Rego): the pipeline as an `else` chain, run by regorus's RVM
 //!   and by its interpreter;
@@ -18,8 +19,15 @@
 //! each engine answers with the rule that decided, not only the action, so
 //! agreement is checked on the deciding rule of every event of the mix.
 //!
+//! The encodings are exact on the mix's vocabulary: destinations written
+//! as lowercase hosts. The table also resolves destinations by name
+//! (`brave`), in upper case and as URLs (`https://api.brave.com/…`), which
+//! the Rego, Cedar and hand-written versions would block as unknown; the
+//! mix does not use those forms.
+//!
 //! [`Decider::decide`]: stpc_runtime::decide::Decider::decide
-//! [`Decider::decide_point`]: stpc_runtime::decide::Decider::decide_point
+//! [`Decider::resolve`]: stpc_runtime::decide::Decider::resolve
+//! [`Decider::decide_resolved`]: stpc_runtime::decide::Decider::decide_resolved
 
 /// The action a pipeline rule takes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]

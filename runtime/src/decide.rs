@@ -5,11 +5,11 @@
 //! [`Point`] is a few hash lookups and a short scan of the confidence cuts,
 //! and deciding is then one array lookup per dimension in the diagram.
 //!
-//! Name lookups go through [`NameIndex`]: a linear scan for up to
-//! [`SMALL_INDEX`] names (a contract names a handful of tools, destinations
-//! and modes; comparing lengths first, a miss costs about a nanosecond per
-//! name, while hashing a 10-byte name alone measured 11 ns here), and past
-//! that a hash map with [`FxBuildHasher`], a multiply-rotate hasher over
+//! Name lookups go through [`NameIndex`]: up to [`SMALL_INDEX`] names are
+//! bucketed by length ([`SmallNames`]: a contract names a handful of tools,
+//! destinations and modes, most buckets hold one name, and a lookup
+//! compares at most the names of its length, while hashing a 10-byte name
+//! alone measured 11 ns here), and past that a hash map with [`FxBuildHasher`], a multiply-rotate hasher over
 //! 8-byte words (the scheme of rustc's `FxHasher`), instead of std's SipHash:
 //! the keys are names fixed by the table and looked-up strings cannot insert
 //! anything, so HashDoS resistance buys nothing. Writing the 20 lines of the
@@ -88,7 +88,8 @@ pub const SMALL_INDEX: usize = 24;
 /// Name → value id lookup used for every string lookup on the decision path.
 #[derive(Debug, Clone)]
 pub enum NameIndex {
-    /// A short list, bucketed by length (first insertion of a name wins).
+    /// A short list, bucketed by length (for a name given twice, the later
+    /// id wins, as in the map).
     Small(SmallNames),
     /// A hash map for many names.
     Large(NameMap),
@@ -326,7 +327,10 @@ impl<'t> Decision<'t> {
 }
 
 /// Tool, destination and mode of a call resolved once
-/// ([`Decider::resolve`]), with their offset in the dense index.
+/// ([`Decider::resolve`]), with their offset in the dense index. It belongs
+/// to the decider that made it: given to another (a reloaded table), it
+/// decides as [`Decision::fail_closed`], never as a cell of the other
+/// table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Resolved {
     /// Tool, placed destination and mode ids.
@@ -334,7 +338,12 @@ pub struct Resolved {
     /// Offset of these three coordinates in the dense index (0 without
     /// one).
     base: u32,
+    /// [`Decider::id`] of the decider that resolved it.
+    decider: u64,
 }
+
+/// Source of [`Decider`] ids: every decider made in a process has its own.
+static DECIDERS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
 /// Precomputed lookups over one table.
 pub struct Decider {
@@ -366,6 +375,14 @@ pub struct Decider {
     /// has at most [`DENSE_LIMIT`] points: a decision is then a mixed-radix
     /// index and one load, with no walk.
     dense: Option<Dense>,
+    /// Whether [`Decider::decide_resolved`] may add offsets into `dense`
+    /// directly: the domain is the fixed dimensions and one two-valued
+    /// dimension per budget, and no per-field label. Decided once here so
+    /// a table that skipped validation with other dimensions takes the
+    /// checked path, where every mismatch fails closed.
+    fast: bool,
+    /// This decider's id (see [`Resolved`]).
+    id: u64,
     /// Destinations declared by URL glob, in declaration order (the first
     /// that matches an address not known by name wins).
     url_globs: Vec<u32>,
@@ -647,8 +664,18 @@ impl Decider {
             .map(|d| len_u32(d.values.len()))
             .collect();
         let dense = Dense::new(&flat, root, sizes);
+        let budgets = table.budgets.len();
+        let fast = fields.is_empty()
+            && dense.as_ref().is_some_and(|d| {
+                d.n == domain::FIXED + budgets
+                    && d.sizes
+                        .get(domain::FIXED..d.n)
+                        .is_some_and(|s| s.iter().all(|&n| n == 2))
+            });
         Decider {
             dense,
+            fast,
+            id: DECIDERS.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
             flat,
             root,
             prefix,
@@ -884,11 +911,8 @@ impl Decider {
     /// [`Decision::fail_closed`].
     #[must_use]
     pub fn resolve(&self, tool: &str, destination: &str, mode: &str) -> Option<Resolved> {
-        self.resolve_ids(
-            self.tool_id(tool),
-            self.destination_id(destination),
-            self.mode_id(mode)?,
-        )
+        let mode = self.mode_id(mode)?;
+        self.resolve_ids(self.tool_id(tool), self.destination_id(destination), mode)
     }
 
     /// [`Decider::resolve`] from ids (`None` is `<unknown>`); `None` when
@@ -908,12 +932,14 @@ impl Decider {
         Some(Resolved {
             ids: [tool, dest, mode],
             base,
+            decider: self.id,
         })
     }
 
     /// Decide an event whose tool, destination and mode were resolved by
-    /// [`Decider::resolve`]. With the dense index and no per-field
-    /// dimension, this is the offset of the rest of the point added to the
+    /// this decider's [`Decider::resolve`] (another decider's fails
+    /// closed). With the dense index and no per-field dimension, this is
+    /// the offset of the rest of the point added to the
     /// resolved base and one load; any input outside the domain (a label
     /// id out of range, a confidence outside `[0, 1]`, a wrong number of
     /// budgets) fails closed.
@@ -926,7 +952,10 @@ impl Decider {
         labels: &LabelsIn<'_>,
         budgets_exhausted: &[bool],
     ) -> Decision<'_> {
-        if let (Some(dense), true) = (&self.dense, self.fields.is_empty()) {
+        if r.decider != self.id {
+            return Decision::fail_closed();
+        }
+        if let (Some(dense), true) = (&self.dense, self.fast) {
             let at = self
                 .dense_rest(dense, confidence, labels, budgets_exhausted)
                 .and_then(|rest| dense.cells.get(r.base as usize + rest))

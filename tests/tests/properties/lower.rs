@@ -28,7 +28,7 @@ use std::sync::Arc;
 use proptest::prelude::*;
 use stpc_compiler::hir::{self, Bound, CmpOp, Guard};
 use stpc_compiler::{Diagnostics, SourceMap};
-use stpc_runtime::decide::{LabelsIn, Query};
+use stpc_runtime::decide::{Decision, LabelsIn, Query};
 use stpc_runtime::table::{Node, Table};
 use stpc_runtime::Decider;
 
@@ -419,13 +419,66 @@ fn agree(
     let decided = decider.decide(&query);
     let want = r.decide();
     prop_assert_eq!(decided.rule_id, want, "event {:?}", e);
-    // Tool, destination and mode resolved once decide the same.
-    let resolved = decider
-        .resolve(query.tool, query.destination, query.mode)
-        .map_or_else(stpc_runtime::decide::Decision::fail_closed, |r| {
-            decider.decide_resolved(r, query.confidence, &query.labels, query.budgets_exhausted)
-        });
-    prop_assert_eq!(resolved, decided, "resolved, event {:?}", e);
+    // The fast path (`decide`: resolve, then the dense offset of the rest)
+    // decides as the checked one (a whole point, then the dense index or
+    // the walk), here and on inputs outside the domain, which both must
+    // fail closed.
+    let by_point = |q: &Query<'_>| {
+        decider
+            .point(q)
+            .map_or_else(|_| Decision::fail_closed(), |p| decider.decide_point(&p))
+    };
+    prop_assert_eq!(decided, by_point(&query), "event {:?}", e);
+    let too_many = vec![false; budgets.len() + 1];
+    let outside = [
+        Query {
+            confidence: 1.7,
+            ..query
+        },
+        Query {
+            confidence: f64::NAN,
+            ..query
+        },
+        Query {
+            confidence: -0.1,
+            ..query
+        },
+        Query {
+            labels: LabelsIn {
+                args: Some(u32::try_from(t.lattices.args.labels.len()).unwrap_or(u32::MAX)),
+                ..query.labels
+            },
+            ..query
+        },
+        Query {
+            labels: LabelsIn {
+                destination: Some(u32::MAX),
+                ..query.labels
+            },
+            ..query
+        },
+        Query {
+            budgets_exhausted: &too_many,
+            ..query
+        },
+        Query {
+            mode: "no_such_mode",
+            ..query
+        },
+    ];
+    for q in &outside {
+        let d = decider.decide(q);
+        prop_assert_eq!(d, Decision::fail_closed(), "outside the domain: {:?}", q);
+        prop_assert_eq!(d, by_point(q));
+    }
+    // A resolved call decides only with the decider that resolved it.
+    if let Some(r) = decider.resolve(query.tool, query.destination, query.mode) {
+        let other = Decider::new(std::sync::Arc::new(t.clone()));
+        prop_assert_eq!(
+            other.decide_resolved(r, query.confidence, &query.labels, query.budgets_exhausted),
+            Decision::fail_closed()
+        );
+    }
     Ok(())
 }
 
