@@ -33,7 +33,8 @@ use crate::table::Table;
 pub const MAGIC: &[u8; 8] = b"STPCIDX1";
 
 /// Version of the index encoding this runtime reads and writes.
-pub const VERSION: u32 = 1;
+/// Version 2 no longer stores the automata's dense rows (derived on load).
+pub const VERSION: u32 = 2;
 
 /// Appends arrays in the index encoding.
 #[derive(Debug, Default)]
