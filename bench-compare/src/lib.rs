@@ -29,6 +29,8 @@
 //! [`Decider::resolve`]: stpc_runtime::decide::Decider::resolve
 //! [`Decider::decide_resolved`]: stpc_runtime::decide::Decider::decide_resolved
 
+use stpc_tests::mutation::Rng;
+
 /// The action a pipeline rule takes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Action {
@@ -86,16 +88,6 @@ pub const FAIL_CLOSED: Verdict = Verdict {
     action: Action::Block,
 };
 
-/// The modes `std::modes` declares; any other mode fails closed.
-pub const MODES: [&str; 6] = [
-    "committed",
-    "speculative",
-    "prefetch",
-    "retry",
-    "validation",
-    "shadow",
-];
-
 /// Argument label rank at and above which a field is forbidden
 /// (`forbid args >= sensitive`): public 0, personal 1, sensitive 2,
 /// intent_revealing 3.
@@ -137,7 +129,7 @@ const DESTINATIONS: [(&str, u32); 4] = [
     ("api.bing.microsoft.com", 7),
     ("evil.example", 5),
 ];
-const MIX_MODES: [(&str, u32); 7] = [
+const MODES: [(&str, u32); 7] = [
     ("speculative", 45),
     ("committed", 35),
     ("prefetch", 5),
@@ -181,7 +173,7 @@ impl Event {
     #[inline]
     #[must_use]
     pub fn mode(&self) -> &'static str {
-        name(&MIX_MODES, self.mode)
+        name(&MODES, self.mode)
     }
 
     /// Branch confidence in [0, 1], with at most three decimals (Cedar has
@@ -335,47 +327,19 @@ pub fn rank_or_missing(rank: Option<u32>) -> i64 {
     rank.map_or(-1, i64::from)
 }
 
-/// SplitMix64. Written here rather than taken from `rand` so that the mix
-/// (and every figure measured on it) stays the same sequence whatever
-/// crate versions resolve: it is the benchmark's input, not a source of
-/// randomness.
-#[derive(Clone, Debug)]
-pub struct SplitMix64(u64);
-
-impl SplitMix64 {
-    /// A generator from a seed.
-    #[must_use]
-    pub fn new(seed: u64) -> SplitMix64 {
-        SplitMix64(seed)
-    }
-
-    /// The next 64 bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// An index below `n` (`n > 0`).
-    pub fn below(&mut self, n: usize) -> usize {
-        // The modulo bias is below 2⁻⁵⁰ for the small `n` used here.
-        (self.next_u64() % n.max(1) as u64) as usize
-    }
-
-    /// One of `items`, by weight.
-    pub fn weighted<T: Copy>(&mut self, items: &[(T, u32)]) -> Option<T> {
-        let total: u32 = items.iter().map(|(_, w)| w).sum();
-        let mut pick = u32::try_from(self.below(total as usize)).ok()?;
-        for (item, w) in items {
-            if pick < *w {
-                return Some(*item);
-            }
-            pick -= w;
+/// One of `items`, by weight. The generator is the tests' seeded
+/// SplitMix64, so the mix (and every figure measured on it) is the same
+/// sequence whatever crate versions resolve.
+fn weighted<T: Copy>(rng: &mut Rng, items: &[(T, u32)]) -> Option<T> {
+    let total: u32 = items.iter().map(|(_, w)| w).sum();
+    let mut pick = u32::try_from(rng.below(total as usize)).ok()?;
+    for (item, w) in items {
+        if pick < *w {
+            return Some(*item);
         }
-        None
+        pick -= w;
     }
+    None
 }
 
 /// The random mix: `n` events from `seed`, each field drawn on its own so
@@ -384,17 +348,17 @@ impl SplitMix64 {
 /// (at most 255 texts are used).
 #[must_use]
 pub fn mix(seed: u64, n: usize, texts: usize) -> Vec<Event> {
-    let mut rng = SplitMix64::new(seed);
-    let index = |items: &[(&str, u32)], rng: &mut SplitMix64| {
+    let mut rng = Rng::new(seed);
+    let index = |items: &[(&str, u32)], rng: &mut Rng| {
         let weights: Vec<(u8, u32)> = (0u8..).zip(items).map(|(i, (_, w))| (i, *w)).collect();
-        rng.weighted(&weights).unwrap_or(0)
+        weighted(rng, &weights).unwrap_or(0)
     };
     let pool = texts.clamp(1, usize::from(u8::MAX));
     (0..n)
         .map(|_| Event {
             tool: index(&TOOLS, &mut rng),
             destination: index(&DESTINATIONS, &mut rng),
-            mode: index(&MIX_MODES, &mut rng),
+            mode: index(&MODES, &mut rng),
             confidence: (rng.below(CONFIDENCES.len())) as u8,
             arg_rank: if rng.below(25) == 0 {
                 MISSING
