@@ -1,0 +1,202 @@
+//! Name → id lookups of the decision path ([`NameIndex`]); the design is
+//! in the [`super`] module documentation.
+
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// A multiply-rotate hasher for short, trusted keys (see the module docs).
+#[derive(Default, Clone, Copy)]
+pub struct FxHasher {
+    hash: u64,
+}
+
+const SEED: u64 = 0x51_7c_c1_b7_27_22_0a_95;
+
+impl FxHasher {
+    #[inline]
+    fn add(&mut self, word: u64) {
+        self.hash = (self.hash.rotate_left(5) ^ word).wrapping_mul(SEED);
+    }
+}
+
+impl Hasher for FxHasher {
+    #[inline]
+    fn write(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(c);
+            self.add(u64::from_le_bytes(w));
+        }
+        let rest = chunks.remainder();
+        if !rest.is_empty() {
+            let mut w = [0u8; 8];
+            for (d, s) in w.iter_mut().zip(rest) {
+                *d = *s;
+            }
+            self.add(u64::from_le_bytes(w));
+        }
+    }
+
+    #[inline]
+    fn write_u8(&mut self, i: u8) {
+        self.add(u64::from(i));
+    }
+
+    #[inline]
+    fn finish(&self) -> u64 {
+        self.hash
+    }
+}
+
+/// `BuildHasher` for [`FxHasher`].
+pub type FxBuildHasher = BuildHasherDefault<FxHasher>;
+
+/// Name → value id map used by [`NameIndex`] for large name sets.
+pub type NameMap = HashMap<Box<str>, u32, FxBuildHasher>;
+
+/// Up to this many names, [`NameIndex`] scans instead of hashing.
+pub const SMALL_INDEX: usize = 24;
+
+/// Name → value id lookup used for every string lookup on the decision path.
+#[derive(Debug, Clone)]
+pub enum NameIndex {
+    /// A short list, bucketed by length (for a name given twice, the later
+    /// id wins, as in the map).
+    Small(SmallNames),
+    /// A hash map for many names.
+    Large(NameMap),
+}
+
+impl NameIndex {
+    /// Build from `(name, id)` pairs; a later pair with an equal name wins.
+    #[must_use]
+    pub fn new(pairs: Vec<(Box<str>, u32)>) -> NameIndex {
+        let mut map = NameMap::default();
+        for (k, v) in &pairs {
+            map.insert(k.clone(), *v);
+        }
+        if map.len() <= SMALL_INDEX {
+            // Deduplicate keeping the last value, as the map did.
+            let mut small: Vec<(Box<str>, u32)> = Vec::with_capacity(map.len());
+            for (k, _) in &pairs {
+                if !small.iter().any(|(s, _)| s == k) {
+                    if let Some(v) = map.get(k) {
+                        small.push((k.clone(), *v));
+                    }
+                }
+            }
+            NameIndex::Small(SmallNames::new(small))
+        } else {
+            NameIndex::Large(map)
+        }
+    }
+
+    /// The id of `name`.
+    #[inline]
+    #[must_use]
+    pub fn get(&self, name: &str) -> Option<u32> {
+        match self {
+            NameIndex::Small(v) => v.get(name),
+            NameIndex::Large(m) => m.get(name).copied(),
+        }
+    }
+}
+
+/// A few names bucketed by byte length: a lookup reads the bucket of its
+/// length (most hold one name or none) and compares at most the names of
+/// that length. Written here because the decision path looks up three
+/// names per event and, on a mix of names, a scan's exit branch and a
+/// hash map's hashing both cost more than this.
+#[derive(Debug, Clone, Default)]
+pub struct SmallNames {
+    /// Names sorted by length (stable: among equal lengths, insertion
+    /// order).
+    names: Vec<(Box<str>, u32)>,
+    /// Per length `l`, the range of `names` of length `l`.
+    by_len: Vec<(u32, u32)>,
+}
+
+impl SmallNames {
+    fn new(mut names: Vec<(Box<str>, u32)>) -> SmallNames {
+        names.sort_by_key(|(n, _)| n.len());
+        let longest = names.last().map_or(0, |(n, _)| n.len());
+        let mut by_len = vec![(0u32, 0u32); longest + 1];
+        for (i, (n, _)) in (0u32..).zip(&names) {
+            if let Some(slot) = by_len.get_mut(n.len()) {
+                if slot.0 == slot.1 {
+                    *slot = (i, i);
+                }
+                slot.1 = i + 1;
+            }
+        }
+        SmallNames { names, by_len }
+    }
+
+    #[inline]
+    fn get(&self, name: &str) -> Option<u32> {
+        let &(a, b) = self.by_len.get(name.len())?;
+        self.names
+            .get(a as usize..b as usize)?
+            .iter()
+            .find(|(k, _)| same(k.as_bytes(), name.as_bytes()))
+            .map(|(_, id)| *id)
+    }
+}
+
+/// `a == b` for slices of equal length; names of 8 to 16 bytes (most tool,
+/// mode and host names) are compared as two overlapping words, inline,
+/// instead of by a call to `memcmp`.
+#[inline]
+fn same(a: &[u8], b: &[u8]) -> bool {
+    let n = a.len();
+    if (8..=16).contains(&n) && b.len() == n {
+        let word = |s: &[u8], at: usize| {
+            s.get(at..at + 8)
+                .and_then(|w| <[u8; 8]>::try_from(w).ok())
+                .map(u64::from_le_bytes)
+        };
+        return word(a, 0) == word(b, 0) && word(a, n - 8) == word(b, n - 8);
+    }
+    a == b
+}
+
+#[cfg(test)]
+mod tests {
+    use super::NameIndex;
+    use proptest::prelude::*;
+
+    fn index(names: &[String]) -> (NameIndex, std::collections::HashMap<String, u32>) {
+        let pairs: Vec<(Box<str>, u32)> = (0u32..)
+            .zip(names)
+            .map(|(i, n)| (n.as_str().into(), i))
+            .collect();
+        // A later pair with an equal name wins, as in a map.
+        let mut want = std::collections::HashMap::new();
+        for (n, i) in &pairs {
+            want.insert(n.to_string(), *i);
+        }
+        (NameIndex::new(pairs), want)
+    }
+
+    proptest! {
+        /// The small index (length buckets, word compares) and the large
+        /// one (a hash map) answer as a map does, for names that share
+        /// lengths, prefixes and suffixes, on either side of 8 and 16
+        /// bytes.
+        #[test]
+        fn a_name_index_answers_as_a_map(
+            names in prop::collection::vec("[ab.]{0,20}", 0..40),
+            probes in prop::collection::vec("[ab.]{0,20}", 0..40),
+        ) {
+            let (idx, want) = index(&names);
+            prop_assert_eq!(
+                matches!(idx, NameIndex::Small(_)),
+                want.len() <= super::SMALL_INDEX
+            );
+            for p in names.iter().chain(&probes) {
+                prop_assert_eq!(idx.get(p), want.get(p).copied(), "{:?}", p);
+            }
+        }
+    }
+}
