@@ -209,7 +209,9 @@ def _escape_string(s: str) -> str:
 
 # A type is one of: "u32", "u16", "f64", "str", "bool", ("vec", T),
 # ("opt", T), ("flag",) (a bool written only when true, as serde's
-# `skip_serializing_if` does), ("map_f64",), ("enum", [names]), a struct
+# `skip_serializing_if` does), ("skip", T) (an option written only when
+# set), ("nonempty", T) (a list written only when it has members),
+# ("map_f64",), ("enum", [names]), a struct
 # name (key of STRUCTS), or ("tagged", tag, {variant: [(field, T), ...]}).
 
 _ACTION = ("enum", ["allow", "rewrite", "shadow", "defer", "block"])
@@ -333,7 +335,14 @@ STRUCTS = {
         ("locality", ("enum", ["external", "internal"])),
         ("sees", ("vec", "str")),
     ],
-    "ForbidCut": [("subject", _SUBJECT), ("label", "u32"), ("observers", ("vec", "u32"))],
+    "ForbidCut": [
+        ("subject", _SUBJECT),
+        ("label", "u32"),
+        ("observers", ("vec", "u32")),
+        # The modes the cut leaves out (`unless committed`); serde leaves
+        # an empty list out.
+        ("unless", ("nonempty", ("vec", "u32"))),
+    ],
     "Threshold": [("mode", "u32"), ("value", "f64")],
     "Budget": [("name", "str"), ("limit", "u32"), ("subject", _SUBJECT), ("at_least", "u32")],
     "AuditPolicy": [
@@ -440,6 +449,8 @@ def _encode(value, ty, path: str, pretty: bool, depth: int) -> str:
         return _encode(value, "bool", path, pretty, depth)
     if kind == "skip":  # an `Option` serde leaves out when it is `None`
         return _encode(value, ty[1], path, pretty, depth)
+    if kind == "nonempty":  # a list serde leaves out when it is empty
+        return _encode(value, ty[1], path, pretty, depth)
     if kind == "enum":
         if not isinstance(value, str) or value not in ty[1]:
             raise _shape_error(path, "unknown variant")
@@ -480,7 +491,9 @@ def _encode_object(value, tag, fields, path, pretty, depth) -> str:
         if fty == ("flag",):
             if f in value and not isinstance(value[f], bool):
                 raise _shape_error(f"{path}.{f}", "expected a boolean")
-        elif f not in value and not (isinstance(fty, tuple) and fty[0] in ("opt", "skip")):
+        elif f not in value and not (
+            isinstance(fty, tuple) and fty[0] in ("opt", "skip", "nonempty")
+        ):
             raise _shape_error(path, f"missing field `{f}`")
     # A flag is written only when it is set (an explicit `false` is not
     # canonical, and the layout check below refuses it).
@@ -489,6 +502,7 @@ def _encode_object(value, tag, fields, path, pretty, depth) -> str:
         for f, fty in fields
         if not (fty == ("flag",) and value.get(f) is not True)
         and not (isinstance(fty, tuple) and fty[0] == "skip" and f not in value)
+        and not (isinstance(fty, tuple) and fty[0] == "nonempty" and not value.get(f))
     ]
     expected = ([tag[0]] if tag else []) + present
     sep = ": " if pretty else ":"
@@ -915,6 +929,9 @@ def validate(t: dict):
         for j, o in enumerate(f["observers"]):
             _index(f"forbid[{i}].observers[{j}]", o, n_obs)
     n_modes = len(t["dimensions"][2]["values"])
+    for i, f in enumerate(t["forbid"]):
+        for j, m in enumerate(f.get("unless", [])):
+            _index(f"forbid[{i}].unless[{j}]", m, n_modes)
     for i, th in enumerate(t["thresholds"]):
         _index(f"thresholds[{i}].mode", th["mode"], n_modes)
         if not 0.0 <= th["value"] <= 1.0:

@@ -1,7 +1,7 @@
 //! A loaded table with everything compiled that evaluation needs: the
 //! [`Decider`]'s lookups, the [`Labeler`]'s matchers, the date shapes of the
-//! rewriter, and the forbidden cut per destination as a dense
-//! `destination × label` matrix.
+//! rewriter, and the forbidden cut per mode and destination as a dense
+//! `mode × destination × label` matrix.
 //!
 //! An `Engine` is immutable and `Send + Sync`; many monitors (one per agent
 //! session) can share one behind an `Arc`.
@@ -14,7 +14,7 @@ use serde_json::Value;
 use crate::decide::Decider;
 use crate::error::LoadError;
 use crate::label::{Labeler, Labels};
-use crate::table::{Locality, Subject, Table};
+use crate::table::{domain, Locality, Subject, Table};
 use crate::transform::{self, Rewriter};
 
 /// Result of applying a REWRITE cell's transforms.
@@ -61,9 +61,10 @@ pub struct Engine {
     decider: Decider,
     labeler: Arc<Labeler>,
     rewriter: Arc<Rewriter>,
-    /// `forbidden[d][l]`: argument label `l` may not reach destination `d`'s
-    /// external observers; the last row is the unknown destination.
-    forbidden: Vec<Vec<bool>>,
+    /// `forbidden[m][d][l]`: in mode `m`, argument label `l` may not reach destination `d`'s
+    /// external observers; the last row of each mode is the unknown
+    /// destination, the last mode an unknown mode.
+    forbidden: Vec<Vec<Vec<bool>>>,
     committed: u32,
 }
 
@@ -202,24 +203,38 @@ impl Engine {
     }
 
     /// Whether an argument label may not reach the destination's external
-    /// observers. A missing label or unknown id is forbidden (fail closed).
+    /// observers in mode `mode` (a cut scoped `unless committed` does not
+    /// cover a committed event). A missing label, an unknown mode or an
+    /// unknown id is forbidden by every cut (fail closed).
     #[must_use]
-    pub fn is_forbidden(&self, destination: Option<u32>, label: Option<u32>) -> bool {
-        let row = destination
-            .and_then(|d| self.forbidden.get(d as usize))
+    pub fn is_forbidden(
+        &self,
+        mode: Option<u32>,
+        destination: Option<u32>,
+        label: Option<u32>,
+    ) -> bool {
+        let by_mode = mode
+            .and_then(|m| self.forbidden.get(m as usize))
             .or_else(|| self.forbidden.last());
+        let row = by_mode.and_then(|rows| {
+            destination
+                .and_then(|d| rows.get(d as usize))
+                .or_else(|| rows.last())
+        });
         match (row, label) {
             (Some(row), Some(l)) => row.get(l as usize).copied().unwrap_or(true),
             _ => true,
         }
     }
 
-    /// Apply a REWRITE cell's transforms to every field at or above the cut
-    /// whose declared type a transform fits, then re-label.
+    /// Apply a REWRITE cell's transforms to every field at or above a cut
+    /// that covers the event's mode and destination, whose declared type a
+    /// transform fits, then re-label.
     #[must_use]
     pub fn rewrite(
         &self,
         tool: Option<u32>,
+        mode: Option<u32>,
         destination: Option<u32>,
         transforms: &[u32],
         args: &Value,
@@ -234,7 +249,7 @@ impl Engine {
         let mut changed = Vec::new();
         let mut applied: BTreeMap<String, Vec<String>> = BTreeMap::new();
         for (name, label) in &labels.fields {
-            if !self.is_forbidden(destination, Some(*label)) {
+            if !self.is_forbidden(mode, destination, Some(*label)) {
                 continue;
             }
             let ty = decl
@@ -261,7 +276,7 @@ impl Engine {
         let (fields, joined) = self.labeler.label_args(tool_name, &args);
         let still: Vec<String> = fields
             .iter()
-            .filter(|(_, l)| self.is_forbidden(destination, Some(*l)))
+            .filter(|(_, l)| self.is_forbidden(mode, destination, Some(*l)))
             .map(|(n, _)| n.clone())
             .collect();
         if !still.is_empty() {
@@ -280,12 +295,25 @@ impl Engine {
     }
 }
 
-/// The `destination × label` matrix of forbidden argument labels.
+/// The `mode × destination × label` matrix of forbidden argument labels.
 ///
 /// A cut `forbid args >= L at O` applies to a declared destination when one
 /// of the destination's external observers is in `O`; to an unknown
-/// destination every argument cut applies.
-fn forbidden_matrix(t: &Table) -> Vec<Vec<bool>> {
+/// destination every argument cut applies. It applies in every mode but
+/// those it names `unless`; the last mode row (a mode the table does not
+/// know) has every cut.
+fn forbidden_matrix(t: &Table) -> Vec<Vec<Vec<bool>>> {
+    let modes = t.dimensions.get(domain::MODE).map_or(0, |d| d.values.len());
+    (0u32..)
+        .take(modes)
+        .map(Some)
+        .chain([None])
+        .map(|m| forbidden_rows(t, m))
+        .collect()
+}
+
+/// The `destination × label` rows of [`forbidden_matrix`] for one mode.
+fn forbidden_rows(t: &Table, mode: Option<u32>) -> Vec<Vec<bool>> {
     let lat = &t.lattices.args;
     let n = lat.labels.len();
     let row = |applies: &dyn Fn(&[u32]) -> bool| -> Vec<bool> {
@@ -294,7 +322,9 @@ fn forbidden_matrix(t: &Table) -> Vec<Vec<bool>> {
             .map(|l| {
                 t.forbid
                     .iter()
-                    .filter(|c| c.subject == Subject::Args && applies(&c.observers))
+                    .filter(|c| {
+                        c.subject == Subject::Args && c.covers(mode) && applies(&c.observers)
+                    })
                     .any(|c| lat.leq(c.label, l))
             })
             .collect()

@@ -577,11 +577,13 @@ impl Monitor {
                 event.args.is_object(),
             );
         }
-        let speculative = decider.mode_id(&event.mode) != Some(engine.committed_mode());
+        let mode = decider.mode_id(&event.mode);
+        let speculative = mode != Some(engine.committed_mode());
         Labeled {
             tool,
             dest,
             labels,
+            mode,
             speculative,
             beyond_limits,
         }
@@ -689,6 +691,7 @@ impl Monitor {
             },
             Action::Rewrite => match engine.rewrite(
                 labeled.tool,
+                labeled.mode,
                 labeled.dest,
                 decision.transforms,
                 &event.args,
@@ -922,6 +925,8 @@ struct Labeled {
     dest: Option<u32>,
     /// The labels the decision uses.
     labels: Labels,
+    /// The mode's value id; `None` for a mode the table does not know.
+    mode: Option<u32>,
     /// Any mode but `committed`.
     speculative: bool,
     /// The arguments were too deep or too large to read: fail closed.

@@ -336,9 +336,18 @@ fn destinations(old: &Table, new: &Table, out: &mut Vec<Finding>) {
     }
 }
 
+/// A cut as the diff compares it: subject, observer names, and the mode
+/// names it leaves out (`unless committed`), all by name.
+type CutKey = (String, Vec<String>, Vec<String>);
+
 fn cuts(old: &Table, new: &Table, out: &mut Vec<Finding>) {
     use Classification::{Strengthening, Weakening};
-    let describe = |t: &Table| -> BTreeMap<(String, Vec<String>), u32> {
+    let describe = |t: &Table| -> BTreeMap<CutKey, u32> {
+        let modes = t
+            .dimensions
+            .get(2)
+            .map(|d| d.values.as_slice())
+            .unwrap_or(&[]);
         t.forbid
             .iter()
             .map(|c| {
@@ -348,13 +357,26 @@ fn cuts(old: &Table, new: &Table, out: &mut Vec<Finding>) {
                     .filter_map(|o| t.observers.get(*o as usize).map(|o| o.name.clone()))
                     .collect();
                 obs.sort();
+                let mut unless: Vec<String> = c
+                    .unless
+                    .iter()
+                    .filter_map(|m| modes.get(*m as usize).cloned())
+                    .collect();
+                unless.sort();
                 let subject = match c.subject {
                     Subject::Args => "args",
                     Subject::Destination => "destination",
                 };
-                ((subject.to_owned(), obs), c.label)
+                ((subject.to_owned(), obs, unless), c.label)
             })
             .collect()
+    };
+    let scope = |unless: &[String]| {
+        if unless.is_empty() {
+            String::new()
+        } else {
+            format!(" unless {}", unless.join(", "))
+        }
     };
     let (o, n) = (describe(old), describe(new));
     let lat = |t: &'_ Table, s: &str| -> Lattice {
@@ -364,18 +386,47 @@ fn cuts(old: &Table, new: &Table, out: &mut Vec<Finding>) {
             t.lattices.destination.clone()
         }
     };
-    for ((subject, obs), ol) in &o {
+    for ((subject, obs, unless), ol) in &o {
         let olat = lat(old, subject);
         let oname = label(&olat, *ol);
-        match n.get(&(subject.clone(), obs.clone())) {
-            None => out.push(finding(
-                Weakening,
-                "cut",
-                format!(
-                    "the cut `forbid {subject} >= {oname} at {}` is removed",
-                    obs.join(", ")
-                ),
-            )),
+        match n.get(&(subject.clone(), obs.clone(), unless.clone())) {
+            None => {
+                // The same cut with another scope: it covers fewer modes
+                // (a weakening) or more (a strengthening) than before.
+                let rescoped = n.iter().find(|((s, ob, _), nl)| {
+                    s == subject && ob == obs && label(&lat(new, s), **nl) == oname
+                });
+                match rescoped {
+                    Some(((_, _, nu), _)) => {
+                        let fewer_modes = unless.iter().all(|m| nu.contains(m));
+                        out.push(finding(
+                            if fewer_modes && nu.len() > unless.len() {
+                                Weakening
+                            } else if nu.iter().all(|m| unless.contains(m)) {
+                                Strengthening
+                            } else {
+                                Weakening
+                            },
+                            "cut",
+                            format!(
+                                "the cut `forbid {subject} >= {oname} at {}` changes scope from `{}` to `{}`",
+                                obs.join(", "),
+                                if unless.is_empty() { "every mode".to_owned() } else { scope(unless).trim().to_owned() },
+                                if nu.is_empty() { "every mode".to_owned() } else { scope(nu).trim().to_owned() },
+                            ),
+                        ));
+                    }
+                    None => out.push(finding(
+                        Weakening,
+                        "cut",
+                        format!(
+                            "the cut `forbid {subject} >= {oname} at {}{}` is removed",
+                            obs.join(", "),
+                            scope(unless)
+                        ),
+                    )),
+                }
+            }
             Some(nl) => {
                 let nlat = lat(new, subject);
                 let nname = label(&nlat, *nl);
@@ -389,25 +440,34 @@ fn cuts(old: &Table, new: &Table, out: &mut Vec<Finding>) {
                     if lowered { Strengthening } else { Weakening },
                     "cut",
                     format!(
-                        "the cut on {subject} at {} moves from `{oname}` to `{nname}`",
-                        obs.join(", ")
+                        "the cut on {subject} at {}{} moves from `{oname}` to `{nname}`",
+                        obs.join(", "),
+                        scope(unless)
                     ),
                 ));
             }
         }
     }
-    for ((subject, obs), nl) in &n {
-        if !o.contains_key(&(subject.clone(), obs.clone())) {
-            out.push(finding(
-                Strengthening,
-                "cut",
-                format!(
-                    "the cut `forbid {subject} >= {} at {}` is added",
-                    label(&lat(new, subject), *nl),
-                    obs.join(", ")
-                ),
-            ));
+    for ((subject, obs, unless), nl) in &n {
+        if o.contains_key(&(subject.clone(), obs.clone(), unless.clone())) {
+            continue;
         }
+        let nname = label(&lat(new, subject), *nl);
+        // Reported above as a change of scope.
+        if o.iter()
+            .any(|((s, ob, _), ol)| s == subject && ob == obs && label(&lat(old, s), *ol) == nname)
+        {
+            continue;
+        }
+        out.push(finding(
+            Strengthening,
+            "cut",
+            format!(
+                "the cut `forbid {subject} >= {nname} at {}{}` is added",
+                obs.join(", "),
+                scope(unless)
+            ),
+        ));
     }
 }
 

@@ -288,6 +288,7 @@ pub fn table(name: &str, pipeline: Pipeline, tau: f64, scrub: bool) -> Table {
             subject: Subject::Args,
             label: SENSITIVE,
             observers: vec![0, 1],
+            unless: Vec::new(),
         }],
         thresholds: vec![Threshold {
             mode: 1,

@@ -171,6 +171,7 @@ pub fn web_search_table(opts: &Options) -> Table {
             subject: Subject::Args,
             label: SENSITIVE,
             observers: vec![0, 1],
+            unless: Vec::new(),
         }],
         thresholds: vec![Threshold {
             mode: 1,

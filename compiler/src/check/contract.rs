@@ -236,11 +236,18 @@ fn statements<'a>(
                 let subj = subject(f.subject);
                 let cut = cx.label(subj, &f.label);
                 let observers = observer_list(cx, m, &f.observers);
+                let mut unless: Vec<hir::ModeId> = Vec::new();
+                for mode in f.unless.iter().filter_map(|n| cx.mode(n)) {
+                    if !unless.contains(&mode) {
+                        unless.push(mode);
+                    }
+                }
                 if let Some(cut) = cut {
                     out.forbids.push(hir::Forbid {
                         subject: subj,
                         cut,
                         observers,
+                        unless,
                         span: f.loc.span(),
                     });
                 }

@@ -591,6 +591,8 @@ fn an_extensions_blocks_run_before_the_first_inherited_rule_that_dispatches() {
             "unlabeled",
             "undeclared_destination",
             "writes",
+            "ghost_shadow",
+            "ghost_destination",
             "ghost_scrub",
             "scrub",
             "later",

@@ -29,6 +29,8 @@ pub struct Forbid {
     pub cut: LabelId,
     /// The observers it protects against.
     pub observers: Vec<ObserverId>,
+    /// The modes it does not cover (`unless committed`); empty: every mode.
+    pub unless: Vec<ModeId>,
     /// The statement.
     pub span: Span,
 }

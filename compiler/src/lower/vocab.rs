@@ -316,6 +316,7 @@ pub(crate) fn policy(
             subject: subject(f.subject),
             label: label(p, f.subject, f.cut, f.span, out),
             observers: f.observers.iter().map(|o| o.0).collect(),
+            unless: f.unless.iter().map(|m| m.0).collect(),
         })
         .collect();
     let thresholds = c

@@ -560,6 +560,8 @@ pub struct Forbid {
     pub label: Ident,
     /// The observers it applies to.
     pub observers: Vec<Ident>,
+    /// `unless committed`: the modes it does not cover (empty: every mode).
+    pub unless: Vec<Ident>,
     /// The statement.
     pub loc: Loc,
 }

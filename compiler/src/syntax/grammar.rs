@@ -90,6 +90,7 @@ pub(crate) const FRIENDLY: &[(Rule, &str)] = &[
     (Rule::allow_dests, "`destinations`"),
     (Rule::use_labelers, "`labelers`"),
     (Rule::forbid, "`forbid`"),
+    (Rule::forbid_unless, "`unless`"),
     (Rule::label_subject, "`args` or `destination`"),
     (Rule::threshold, "`threshold`"),
     (Rule::number_or_param, "a number or parameter name"),

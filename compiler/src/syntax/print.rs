@@ -949,11 +949,19 @@ impl Printer {
                 ";",
             ),
             ContractStmt::Labelers(l, _) => self.list("labelers ", l, ";"),
-            ContractStmt::Forbid(f) => self.list(
-                &format!("forbid {} >= {} at ", f.subject.keyword(), f.label.name),
-                &f.observers,
-                ";",
-            ),
+            ContractStmt::Forbid(f) => {
+                let tail = if f.unless.is_empty() {
+                    ";".to_owned()
+                } else {
+                    let modes: Vec<&str> = f.unless.iter().map(|m| m.name.as_str()).collect();
+                    format!(" unless {};", modes.join(", "))
+                };
+                self.list(
+                    &format!("forbid {} >= {} at ", f.subject.keyword(), f.label.name),
+                    &f.observers,
+                    &tail,
+                );
+            }
             ContractStmt::Threshold(t) => {
                 let v = match &t.value {
                     NumberOrParam::Number(n) => n.text.clone(),

@@ -12,6 +12,8 @@ pub(crate) struct Leak<'a> {
     pub(crate) cut: &'a str,
     pub(crate) observers: &'a [String],
     pub(crate) rewritten: bool,
+    /// The modes the cut leaves out (`committed`), empty for every mode.
+    pub(crate) unless: &'a [String],
 }
 
 fn list(names: &[String]) -> String {
@@ -30,10 +32,16 @@ pub(crate) fn leak(
     example: &str,
 ) -> Diagnostic {
     let after = if l.rewritten { " after rewriting" } else { "" };
+    let scope = if l.unless.is_empty() {
+        String::new()
+    } else {
+        format!(" unless {}", l.unless.join(", "))
+    };
+    let destination = l.subject == "destination";
     let mut d = Diagnostic::new(
         Code::E0601,
         format!(
-            "rule `{}` lets {} labelled `{}` reach {}{after}, which the cut `{} >= {}` forbids",
+            "rule `{}` lets {} labelled `{}` reach {}{after}, which the cut `{} >= {}{scope}` forbids",
             l.rule,
             l.subject,
             l.label,
@@ -50,17 +58,38 @@ pub(crate) fn leak(
         d = d.secondary(s, "the forbidden cut");
     }
     d = d.note(format!("counterexample: {example}"));
-    d = d.note(format!(
-        "observer {} receives the `{}` field",
-        list(l.observers),
-        l.label
-    ));
+    d = d.note(if destination {
+        format!(
+            "observer {} sees the destination, labelled `{}`",
+            list(l.observers),
+            l.label
+        )
+    } else {
+        format!(
+            "observer {} receives the `{}` field",
+            list(l.observers),
+            l.label
+        )
+    });
+    let guard = if l.unless.is_empty() {
+        String::new()
+    } else {
+        format!(" and not {}", l.unless.join(" and not "))
+    };
     if l.rewritten {
         d = d.note("a rewrite leaves a field at or above the cut when a transform's declared output is not below it, or when fields below the cut join to it");
         d.help("declare the transform's output strictly below the cut, or `block` such events")
+    } else if destination {
+        if l.action == "rewrite" {
+            d = d.note("a rewrite changes the arguments, never the destination");
+        }
+        d.help(format!(
+            "put a rule that defers, shadows or blocks `destination >= {}{guard}` before `{}`",
+            l.cut, l.rule
+        ))
     } else {
         d.help(format!(
-            "put a rule that rewrites, defers or blocks `{} >= {}` before `{}`",
+            "put a rule that rewrites, defers or blocks `{} >= {}{guard}` before `{}`",
             l.subject, l.cut, l.rule
         ))
     }

@@ -254,7 +254,19 @@ fn soundness_pass(
     out: &mut Vec<Diagnostic>,
 ) {
     let t = cx.table;
-    let dims = [point::TOOL, point::DEST, point::ARG, point::DLABEL];
+    // A cut scoped by mode makes the mode decide what leaks: fix it too.
+    let scoped = t.forbid.iter().any(|c| !c.unless.is_empty());
+    let dims: &[usize] = if scoped {
+        &[
+            point::TOOL,
+            point::DEST,
+            point::ARG,
+            point::DLABEL,
+            point::MODE,
+        ]
+    } else {
+        &[point::TOOL, point::DEST, point::ARG, point::DLABEL]
+    };
     let committed = t.committed_mode();
     let top = match t.dimensions.get(point::CONF).map(|d| &d.kind) {
         Some(DimensionKind::Confidence { cuts }) => cuts.iter().take_while(|c| 1.0 >= **c).count(),
@@ -272,7 +284,7 @@ fn soundness_pass(
             ) {
                 continue;
             }
-            cubes::expand(t, &cx.classes, &prefix.coords, &dims, false, &mut |p| {
+            cubes::expand(t, &cx.classes, &prefix.coords, dims, false, &mut |p| {
                 let e = point::Event::of(t, p);
                 for leak in soundness::leaks(t, &e, cell) {
                     let entry = found
@@ -314,7 +326,18 @@ fn soundness_pass(
                     Subject::Destination => ("destination", &t.lattices.destination),
                 };
                 let label = f.label.and_then(|l| lattice.label_name(l)).unwrap_or("?");
+                let unless: Vec<String> = c
+                    .unless
+                    .iter()
+                    .filter_map(|m| {
+                        t.dimensions
+                            .get(point::MODE)
+                            .and_then(|d| d.values.get(*m as usize))
+                            .cloned()
+                    })
+                    .collect();
                 let leak = errors::Leak {
+                    unless: &unless,
                     rule: &name,
                     action,
                     subject,
@@ -361,11 +384,14 @@ fn audit(cx: &Cx<'_>, out: &mut Vec<Diagnostic>) {
         return;
     }
     let span = cx.audit_span();
+    // Only committed arguments are kept raw: a cut that does not cover the
+    // committed mode does not forbid them.
+    let committed = t.committed_mode();
     for (i, cut) in t
         .forbid
         .iter()
         .enumerate()
-        .filter(|(_, c)| c.subject == Subject::Args)
+        .filter(|(_, c)| c.subject == Subject::Args && c.covers(committed))
     {
         let sinks: Vec<String> = t
             .audit

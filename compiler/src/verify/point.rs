@@ -24,6 +24,9 @@ pub(crate) struct Event {
     pub(crate) arg: Option<u32>,
     /// Destination label; `None` is `<missing>`.
     pub(crate) dlabel: Option<u32>,
+    /// Mode value; `None` when the point leaves it free (the soundness pass
+    /// fixes it whenever a cut is scoped by mode).
+    pub(crate) mode: Option<u32>,
 }
 
 impl Event {
@@ -45,6 +48,7 @@ impl Event {
             dest,
             arg: known(at(ARG), t.lattices.args.labels.len()),
             dlabel,
+            mode: coords.get(MODE).copied().flatten(),
         }
     }
 }

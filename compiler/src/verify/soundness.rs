@@ -17,6 +17,10 @@
 //! - **SHADOW** runs the cell's substitute (or the tool's own) and emits
 //!   only to the substitute's observers; an external one is a leak whatever
 //!   the labels. A tool without a substitute fails closed at run time.
+//! - A cut scoped `unless committed` (or any list of modes) is checked
+//!   only at points of the other modes: it states the marginal exposure
+//!   `Δ_i`, what ghost calls add to what the committed plan discloses.
+//!   Every point of a table with such a cut has its mode fixed.
 //! - **DEFER** and **BLOCK** dispatch nothing now. An abandoned event is
 //!   never dispatched; a promoted one is re-decided as `committed` with
 //!   confidence 1.0, which is another point of the domain, checked in its
@@ -92,7 +96,12 @@ pub(crate) fn leaks(t: &Table, e: &Event, cell: &Cell) -> Vec<Leak> {
 fn dispatch(t: &Table, e: &Event, arg: Option<u32>, rewritten: bool) -> Vec<Leak> {
     let observers = dispatch_observers(t, e.dest);
     let mut out = Vec::new();
-    for (i, cut) in t.forbid.iter().enumerate() {
+    for (i, cut) in t
+        .forbid
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| c.covers(e.mode))
+    {
         let (label, lattice) = match cut.subject {
             Subject::Args => (arg, &t.lattices.args),
             Subject::Destination => (e.dlabel, &t.lattices.destination),
@@ -143,7 +152,11 @@ fn rewritten_label(t: &Table, e: &Event, cell: &Cell) -> Refusal {
     let cuts: Vec<u32> = t
         .forbid
         .iter()
-        .filter(|c| c.subject == Subject::Args && c.observers.iter().any(|o| external.contains(o)))
+        .filter(|c| {
+            c.subject == Subject::Args
+                && c.covers(e.mode)
+                && c.observers.iter().any(|o| external.contains(o))
+        })
         .map(|c| c.label)
         .collect();
     let forbidden = |l: u32| cuts.iter().any(|c| lat.leq(*c, l));
@@ -212,7 +225,12 @@ fn shadow(t: &Table, e: &Event, cell: &Cell) -> Vec<Leak> {
             });
             continue;
         }
-        for (i, cut) in t.forbid.iter().enumerate() {
+        for (i, cut) in t
+            .forbid
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| c.covers(e.mode))
+        {
             let (label, lattice) = match cut.subject {
                 Subject::Args => (e.arg, &t.lattices.args),
                 Subject::Destination => (e.dlabel, &t.lattices.destination),

@@ -452,6 +452,21 @@ pub struct ForbidCut {
     pub label: u32,
     /// Observer indices the cut protects against.
     pub observers: Vec<u32>,
+    /// Mode values (indices in the mode dimension) the cut does not cover:
+    /// `unless committed` states what ghost calls may add (the marginal
+    /// exposure), not what the committed plan itself discloses. Empty, and
+    /// then not written, for a cut that covers every mode.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unless: Vec<u32>,
+}
+
+impl ForbidCut {
+    /// Whether the cut covers events of mode value `mode` (`None`, a mode
+    /// the table does not know, is covered: fail closed).
+    #[must_use]
+    pub fn covers(&self, mode: Option<u32>) -> bool {
+        mode.is_none_or(|m| !self.unless.contains(&m))
+    }
 }
 
 /// `threshold <mode> <value>`.

@@ -116,6 +116,11 @@ fn policy(t: &Table) -> Result<(), LoadError> {
         }
     }
     let n_modes = t.dimensions.get(domain::MODE).map_or(0, |d| d.values.len());
+    for (i, f) in t.forbid.iter().enumerate() {
+        for (j, m) in f.unless.iter().enumerate() {
+            index(format!("forbid[{i}].unless[{j}]"), *m, n_modes)?;
+        }
+    }
     for (i, th) in t.thresholds.iter().enumerate() {
         index(format!("thresholds[{i}].mode"), th.mode, n_modes)?;
         if !(0.0..=1.0).contains(&th.value) {

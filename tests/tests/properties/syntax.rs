@@ -576,14 +576,21 @@ fn contract_stmt() -> impl Strategy<Value = ContractStmt> {
         (idents(3), any::<bool>()).prop_map(move |(names, extend)| {
             ContractStmt::Destinations(AllowList { names, extend, loc })
         }),
-        (subject(), ident(), idents(3)).prop_map(move |(subject, label, observers)| {
-            ContractStmt::Forbid(Forbid {
-                subject,
-                label,
-                observers,
-                loc,
-            })
-        }),
+        (
+            subject(),
+            ident(),
+            idents(3),
+            prop_oneof![Just(Vec::new()), idents(2)]
+        )
+            .prop_map(move |(subject, label, observers, unless)| {
+                ContractStmt::Forbid(Forbid {
+                    subject,
+                    label,
+                    observers,
+                    unless,
+                    loc,
+                })
+            }),
         (
             ident(),
             prop_oneof![

@@ -582,7 +582,7 @@ proptest! {
                 let (fields, joined) = engine.labeler().label_args("web_search", call.args());
                 prop_assert!(joined.is_some());
                 for (f, l) in fields {
-                    prop_assert!(!engine.is_forbidden(dest, Some(l)), "field {} at label {}", f, l);
+                    prop_assert!(!engine.is_forbidden(None, dest, Some(l)), "field {} at label {}", f, l);
                 }
             }
         }

@@ -78,6 +78,10 @@ impl Builder {
                 subject: self.subject(c.expect(Rule::label_subject)?)?,
                 label: self.ident(c.expect(Rule::ident)?)?,
                 observers: self.ident_list(c.expect(Rule::ident_list)?)?,
+                unless: match c.optional(Rule::forbid_unless) {
+                    Some(u) => self.ident_list(self.children(u).expect(Rule::ident_list)?)?,
+                    None => Vec::new(),
+                },
                 loc,
             }),
             Rule::threshold => {
