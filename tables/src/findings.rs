@@ -398,21 +398,24 @@ fn cuts(old: &Table, new: &Table, out: &mut Vec<Finding>) {
                 });
                 match rescoped {
                     Some(((_, _, nu), _)) => {
-                        let fewer_modes = unless.iter().all(|m| nu.contains(m));
-                        out.push(finding(
-                            if fewer_modes && nu.len() > unless.len() {
-                                Weakening
-                            } else if nu.iter().all(|m| unless.contains(m)) {
-                                Strengthening
+                        // The keys differ, so a new scope inside the old
+                        // one leaves out fewer modes: it covers more.
+                        let covers_more = nu.iter().all(|m| unless.contains(m));
+                        let modes = |u: &[String]| {
+                            if u.is_empty() {
+                                "every mode".to_owned()
                             } else {
-                                Weakening
-                            },
+                                format!("unless {}", u.join(", "))
+                            }
+                        };
+                        out.push(finding(
+                            if covers_more { Strengthening } else { Weakening },
                             "cut",
                             format!(
                                 "the cut `forbid {subject} >= {oname} at {}` changes scope from `{}` to `{}`",
                                 obs.join(", "),
-                                if unless.is_empty() { "every mode".to_owned() } else { scope(unless).trim().to_owned() },
-                                if nu.is_empty() { "every mode".to_owned() } else { scope(nu).trim().to_owned() },
+                                modes(unless),
+                                modes(nu),
                             ),
                         ));
                     }

@@ -211,6 +211,38 @@ fn allowing_undeclared_destinations_is_a_weakening_finding() {
 }
 
 #[test]
+fn scoping_a_cut_to_ghost_calls_is_a_weakening_and_back_a_strengthening() {
+    let (_, old) = compile(PAPER);
+    let scoped = PAPER.replace(
+        "forbid args >= sensitive at provider, network;",
+        "forbid args >= sensitive at provider, network unless committed;",
+    );
+    let (_, new) = compile(&scoped);
+    let rescoped = |d: &super::diff::Diff| -> Vec<super::findings::Classification> {
+        d.findings
+            .iter()
+            .filter(|f| f.description.contains("changes scope"))
+            .map(|f| f.classification)
+            .collect()
+    };
+    let d = diff(&old, &new).unwrap();
+    assert_eq!(
+        rescoped(&d),
+        [super::findings::Classification::Weakening],
+        "{:#?}",
+        d.findings
+    );
+    assert!(d.weakening_findings() >= 1);
+    let back = diff(&new, &old).unwrap();
+    assert_eq!(
+        rescoped(&back),
+        [super::findings::Classification::Strengthening],
+        "{:#?}",
+        back.findings
+    );
+}
+
+#[test]
 fn the_paper_contract_passes_its_tests() {
     let (program, table) = compile(PAPER);
     let contract = program.contract("web_default").unwrap();
