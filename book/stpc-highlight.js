@@ -23,7 +23,7 @@
           "transform replace with without redact coarsen time to constant contract extends forbid at " +
           "threshold budget per task counting audit none raw scrub after commit decide using " +
           "allowed undeclared exhausted missing available mode confidence test call branch dispatches of expect " +
-          "when unless",
+          "when unless dispatched",
         built_in: "allow block defer rewrite shadow",
         literal: "true false",
         operator: "and or not in"

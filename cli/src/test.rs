@@ -76,11 +76,21 @@ fn expected_text(o: &TestOutcome) -> String {
     }
 }
 
+/// What the runtime did: the action, the rule and cell, and the runtime's
+/// reason when it is not the cell's own action (`rewrite_insufficient: q`).
 fn got_text(o: &TestOutcome) -> String {
-    let cell = o.cell.map_or_else(
+    let mut cell = o.cell.map_or_else(
         || "no cell: failed closed".to_owned(),
         |c| format!("cell {c}"),
     );
+    if o.reason != "rule" {
+        cell.push_str(", ");
+        cell.push_str(&o.reason);
+        if !o.reason_fields.is_empty() {
+            cell.push_str(": ");
+            cell.push_str(&o.reason_fields.join(", "));
+        }
+    }
     format!(
         "{} by {} ({cell})",
         o.action.as_str(),
@@ -122,20 +132,28 @@ fn json_of(map: &SourceMap, r: &Ran) -> Value {
             "rule_id": o.rule_id,
             "rule_name": o.rule_name,
             "cell": o.cell,
+            "reason": o.reason,
+            "sent": o.sent,
         },
+        "mismatches": o.mismatches,
         "labels": o.labels,
         "labeling": if o.passed { Value::Null } else { json!(o.labeling) },
     })
 }
 
 fn failure_message(r: &Ran) -> String {
-    format!(
+    let mut s = format!(
         "test \"{}\" of contract `{}` failed: expected {}, got {}",
         r.outcome.name,
         r.contract,
         expected_text(&r.outcome),
         got_text(&r.outcome)
-    )
+    );
+    for m in &r.outcome.mismatches {
+        s.push_str("; ");
+        s.push_str(m);
+    }
+    s
 }
 
 fn github_line(map: &SourceMap, r: &Ran) -> String {
@@ -443,6 +461,9 @@ fn failure_details(map: &SourceMap, r: &Ran) -> String {
         got_text(&r.outcome),
         labels_text(&r.outcome)
     );
+    for m in &r.outcome.mismatches {
+        s.push_str(&format!("mismatch: {m}\n"));
+    }
     s.push_str(&crate::why::labeling(&r.outcome.labeling));
     s
 }
@@ -471,6 +492,9 @@ fn print_human(map: &SourceMap, ran: &[Ran], failed: &[&Ran], passed: usize, bro
             crate::outln!("  expected: {}", expected_text(&r.outcome));
             crate::outln!("  got:      {}", got_text(&r.outcome));
             crate::outln!("  labels:   {}", labels_text(&r.outcome));
+            for m in &r.outcome.mismatches {
+                crate::outln!("  mismatch: {m}");
+            }
             for line in crate::why::labeling(&r.outcome.labeling).lines() {
                 crate::outln!("  {line}");
             }

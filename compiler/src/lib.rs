@@ -24,6 +24,7 @@ pub mod hir;
 pub mod lint;
 pub mod lower;
 pub mod resolve;
+pub mod samples;
 pub mod source;
 pub mod syntax;
 pub mod verify;

@@ -313,6 +313,11 @@ STRUCTS = {
         ("substitute", ("opt", "u32")),
         ("rule_id", "u32"),
         ("rule_name", "str"),
+        # `rewrite args >= L using ...`: the label index at or above which
+        # every field is rewritten; left out when the rule names no scope.
+        ("scope", ("skip", "u32")),
+        # `on promote reissue`: a promoted rewritten call is decided again.
+        ("reissue", ("flag",)),
     ],
     "Tool": [
         ("name", "str"),
@@ -348,6 +353,9 @@ STRUCTS = {
     "AuditPolicy": [
         ("sinks", ("vec", "u32")),
         ("raw_args", "bool"),
+        # What a record of a never-dispatched event omits.
+        ("withhold_destination", ("flag",)),
+        ("withhold_labels", ("flag",)),
         ("scrub_after_commit", "bool"),
     ],
     "Substitute": [
@@ -878,6 +886,10 @@ def _cell(t, i, c):
         raise _invalid(f"cells[{i}]", "only a rewrite cell has transforms")
     if c["action"] != "shadow" and c["substitute"] is not None:
         raise _invalid(f"cells[{i}]", "only a shadow cell has a substitute")
+    if c.get("scope") is not None:
+        _index(f"cells[{i}].scope", c["scope"], len(t["lattices"]["args"]["labels"]))
+    if c["action"] != "rewrite" and (c.get("scope") is not None or c.get("reissue")):
+        raise _invalid(f"cells[{i}]", "only a rewrite cell has a scope or reissues on promotion")
 
 
 def _labeler(t, lab, n, what):
@@ -2234,6 +2246,8 @@ FAIL_CLOSED = {
     "rule_name": FAIL_CLOSED_RULE_NAME,
     "transforms": [],
     "substitute": None,
+    "scope": None,
+    "reissue": False,
 }
 
 
@@ -2386,6 +2400,8 @@ class CellReader:
             "rule_name": c["rule_name"],
             "transforms": list(c["transforms"]),
             "substitute": c["substitute"],
+            "scope": c.get("scope"),
+            "reissue": bool(c.get("reissue")),
         }
 
     # -- events -----------------------------------------------------------

@@ -140,6 +140,11 @@ pub struct Decision<'t> {
     pub transforms: &'t [u32],
     /// Substitute index from the cell (SHADOW).
     pub substitute: Option<u32>,
+    /// REWRITE: fields at or above this argument label are rewritten too
+    /// (the cell's `scope`).
+    pub scope: Option<u32>,
+    /// REWRITE: a promoted branch decides the call again as committed.
+    pub reissue: bool,
 }
 
 impl<'t> Decision<'t> {
@@ -154,6 +159,8 @@ impl<'t> Decision<'t> {
             rule_name: c.rule_name.as_str(),
             transforms: &c.transforms,
             substitute: c.substitute,
+            scope: c.scope,
+            reissue: c.reissue,
         }
     }
 
@@ -167,6 +174,8 @@ impl<'t> Decision<'t> {
             rule_name: FAIL_CLOSED_RULE_NAME,
             transforms: &[],
             substitute: None,
+            scope: None,
+            reissue: false,
         }
     }
 }

@@ -54,6 +54,15 @@ impl std::fmt::Debug for Rewritten {
     }
 }
 
+/// What a REWRITE cell asks of [`Engine::rewrite`].
+#[derive(Clone, Copy, Debug, Default)]
+pub struct RewriteCell<'t> {
+    /// Transform indices, applied in order to each field they fit.
+    pub transforms: &'t [u32],
+    /// Fields at or above this argument label are rewritten too.
+    pub scope: Option<u32>,
+}
+
 /// A loaded, compiled table.
 #[derive(Debug)]
 pub struct Engine {
@@ -228,18 +237,23 @@ impl Engine {
     }
 
     /// Apply a REWRITE cell's transforms to every field at or above a cut
-    /// that covers the event's mode and destination, whose declared type a
-    /// transform fits, then re-label.
+    /// that covers the event's mode and destination, or at or above the
+    /// cell's `scope`, whose declared type a transform fits, then re-label.
+    /// The result is held to the cuts alone: a scope asks for more
+    /// scrubbing, it is not a promise the verifier checks.
     #[must_use]
     pub fn rewrite(
         &self,
         tool: Option<u32>,
         mode: Option<u32>,
         destination: Option<u32>,
-        transforms: &[u32],
+        cell: RewriteCell<'_>,
         args: &Value,
         labels: &Labels,
     ) -> Rewritten {
+        let RewriteCell { transforms, scope } = cell;
+        let lattice = &self.table.lattices.args;
+        let in_scope = |l: u32| scope.is_some_and(|s| lattice.leq(s, l));
         let Value::Object(map) = args else {
             return Rewritten::Insufficient { fields: Vec::new() };
         };
@@ -249,7 +263,7 @@ impl Engine {
         let mut changed = Vec::new();
         let mut applied: BTreeMap<String, Vec<String>> = BTreeMap::new();
         for (name, label) in &labels.fields {
-            if !self.is_forbidden(mode, destination, Some(*label)) {
+            if !self.is_forbidden(mode, destination, Some(*label)) && !in_scope(*label) {
                 continue;
             }
             let ty = decl

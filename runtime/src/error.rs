@@ -224,6 +224,9 @@ pub enum MonitorError {
     /// The table has no `committed` mode, so promotion is impossible.
     #[error("the table's mode dimension has no `committed` value")]
     NoCommittedMode,
+    /// A budget name the table does not declare.
+    #[error("the table declares no budget of that name")]
+    UnknownBudget,
     /// The audit sink failed when the task ended.
     #[error("audit sink failed: {0}")]
     Audit(#[from] AuditError),

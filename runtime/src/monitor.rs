@@ -42,7 +42,7 @@ use serde_json::Value;
 
 use crate::audit::{AuditRecord, AuditSink, FieldLabel, Stage};
 use crate::decide::{Decision, LabelsIn, Query};
-use crate::engine::{Engine, Rewritten};
+use crate::engine::{Engine, RewriteCell, Rewritten};
 use crate::error::{DecideError, LoadError, MonitorError};
 use crate::label::Labels;
 use crate::table::{Action, OnPromote, Subject, Table, MISSING, UNKNOWN};
@@ -61,6 +61,11 @@ fn declared(engine: &Engine, dest: Option<u32>) -> Option<Box<crate::table::Dest
 
 /// How an audit record names a field the tool does not declare.
 pub const UNDECLARED: &str = "<undeclared>";
+
+/// How an audit record names a destination the audit policy withholds
+/// (`without destination unless dispatched`) from the record of an event
+/// that never left.
+pub const WITHHELD: &str = "<withheld>";
 
 /// A trusted local substitute: a function of the call that never touches an
 /// external observer.
@@ -93,6 +98,9 @@ struct Task {
     used: Vec<u32>,
     deferred: Vec<Pending>,
     shadowed: Vec<ShadowPending>,
+    /// Rewritten speculative calls whose rule says `on promote reissue`:
+    /// their original arguments, kept until the branch ends.
+    reissue: Vec<Pending>,
 }
 
 /// Bounds on what one task holds in memory: events waiting on their branch
@@ -101,7 +109,8 @@ struct Task {
 /// of growing memory (fail closed: it is neither dispatched nor kept).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Limits {
-    /// Deferred events per task.
+    /// Deferred events per task, with the rewritten calls kept for a
+    /// reissue on promotion (`on promote reissue`).
     pub deferred: usize,
     /// Shadowed results per task.
     pub shadowed: usize,
@@ -246,7 +255,32 @@ impl Monitor {
             used: vec![0; self.engine.table().budgets.len()],
             deferred: Vec::new(),
             shadowed: Vec::new(),
+            reissue: Vec::new(),
         });
+        Ok(())
+    }
+
+    /// Counts `n` dispatches against budget `budget` in the current task,
+    /// made before this monitor saw the task: a task resumed in another
+    /// process, or a contract test's `after n dispatches of budget`. It
+    /// only ever adds, so it can exhaust a budget, never refill one.
+    ///
+    /// # Errors
+    ///
+    /// [`MonitorError::NoTask`] outside a task; [`MonitorError::UnknownBudget`]
+    /// for a name the table does not declare.
+    pub fn record_prior_dispatches(&mut self, budget: &str, n: u32) -> Result<(), MonitorError> {
+        let i = self
+            .engine
+            .table()
+            .budgets
+            .iter()
+            .position(|b| b.name == budget)
+            .ok_or(MonitorError::UnknownBudget)?;
+        let task = self.task.as_mut().ok_or(MonitorError::NoTask)?;
+        if let Some(u) = task.used.get_mut(i) {
+            *u = u.saturating_add(n);
+        }
         Ok(())
     }
 
@@ -377,8 +411,13 @@ impl Monitor {
     }
 
     /// Promote a branch: re-decide its deferred events as `committed` with
-    /// confidence 1.0, and resolve its shadowed events as their substitute
-    /// says (reuse the local result, or re-decide as committed).
+    /// confidence 1.0, resolve its shadowed events as their substitute
+    /// says (reuse the local result, or re-decide as committed), and
+    /// re-decide as committed, with their original arguments, its rewritten
+    /// calls whose rule says `on promote reissue`. A re-decided event keeps
+    /// its sequence number: its [`Promoted::Decided`] replaces what the
+    /// agent got for it at issue (the substitute's or the rewritten call's
+    /// result).
     ///
     /// # Errors
     ///
@@ -394,8 +433,13 @@ impl Monitor {
                 .into_iter()
                 .partition(|s| s.event.branch == branch);
         task.shadowed = keep;
+        let (reissue, keep): (Vec<Pending>, Vec<Pending>) = std::mem::take(&mut task.reissue)
+            .into_iter()
+            .partition(|p| p.event.branch == branch);
+        task.reissue = keep;
         let mut work: Vec<(u64, Option<Pending>, Option<ShadowPending>)> = deferred
             .into_iter()
+            .chain(reissue)
             .map(|p| (p.seq, Some(p), None))
             .collect();
         work.extend(shadowed.into_iter().map(|s| (s.seq, None, Some(s))));
@@ -426,13 +470,16 @@ impl Monitor {
     }
 
     /// Abandon a branch: drop its deferred and shadowed events with no
-    /// external dispatch. Returns how many were dropped.
+    /// external dispatch, and forget the original arguments of its
+    /// rewritten calls kept for a reissue (those calls were dispatched,
+    /// rewritten, and are not counted). Returns how many were dropped.
     ///
     /// # Errors
     ///
     /// [`MonitorError::NoTask`] outside a task, or the sink failed.
     pub fn abandon(&mut self, branch: &str) -> Result<usize, MonitorError> {
         let task = self.task.as_mut().ok_or(MonitorError::NoTask)?;
+        task.reissue.retain(|p| p.event.branch != branch);
         let mut dropped: Vec<(u64, String, String, String)> = Vec::new();
         task.deferred.retain(|p| {
             let keep = p.event.branch != branch;
@@ -459,9 +506,13 @@ impl Monitor {
             keep
         });
         if self.audits() {
+            let withhold = self.engine.table().audit.withhold_destination;
             for (seq, tool, dest, mode) in &dropped {
                 let d = self.engine.decider().destination_id(dest);
-                let rec = self.record_base(*seq, branch, tool, d, mode, Stage::Abandoned);
+                let mut rec = self.record_base(*seq, branch, tool, d, mode, Stage::Abandoned);
+                if withhold {
+                    WITHHELD.clone_into(&mut rec.destination);
+                }
                 self.sink.record(&rec)?;
             }
         }
@@ -647,9 +698,10 @@ impl Monitor {
         let Some(task) = &self.task else {
             return acted;
         };
+        let waiting = task.deferred.len() + task.reissue.len();
         let full = match (acted.action, &acted.payload) {
-            (Action::Defer, _) => {
-                (task.deferred.len() >= self.limits.deferred).then_some("deferred")
+            (Action::Defer, _) | (Action::Rewrite, Payload::Dispatch { reissue: true, .. }) => {
+                (waiting >= self.limits.deferred).then_some("deferred")
             }
             (Action::Shadow, Payload::Shadow { .. }) => {
                 (task.shadowed.len() >= self.limits.shadowed).then_some("shadowed")
@@ -688,12 +740,16 @@ impl Monitor {
             Action::Allow => Payload::Dispatch {
                 args: event.args.clone(),
                 transformed: BTreeMap::new(),
+                reissue: false,
             },
             Action::Rewrite => match engine.rewrite(
                 labeled.tool,
                 labeled.mode,
                 labeled.dest,
-                decision.transforms,
+                RewriteCell {
+                    transforms: decision.transforms,
+                    scope: decision.scope,
+                },
                 &event.args,
                 &labeled.labels,
             ) {
@@ -705,7 +761,12 @@ impl Monitor {
                         .into_iter()
                         .map(|(f, names)| (f, Value::from(names)))
                         .collect();
-                    Payload::Dispatch { args, transformed }
+                    Payload::Dispatch {
+                        args,
+                        transformed,
+                        // Only a speculative call has a branch to promote.
+                        reissue: decision.reissue && labeled.speculative,
+                    }
                 }
                 Rewritten::Insufficient { fields } => {
                     return fallback(Reason::RewriteInsufficient { fields })
@@ -824,6 +885,19 @@ impl Monitor {
         if let Payload::Dispatch { transformed, .. } = &acted.payload {
             rec.transformed.clone_from(transformed);
         }
+        // What the policy withholds from the record of an event that does
+        // not leave now: the auditor is an observer too, and a deferred
+        // ghost's destination or labels can name what the user never said.
+        let leaves = matches!(acted.action, Action::Allow | Action::Rewrite);
+        if !leaves && t.audit.withhold_destination {
+            WITHHELD.clone_into(&mut rec.destination);
+            rec.dest_label = None;
+        }
+        if !leaves && t.audit.withhold_labels {
+            rec.labels.clear();
+            rec.arg_label = None;
+            rec.dest_label = None;
+        }
         if t.audit.raw_args && !labeled.speculative {
             rec.raw_args = Some(event.args.clone());
         }
@@ -852,7 +926,14 @@ impl Monitor {
             payload,
         } = acted;
         let outcome = match (action, payload) {
-            (Action::Allow | Action::Rewrite, Payload::Dispatch { args, .. }) => {
+            (
+                Action::Allow | Action::Rewrite,
+                Payload::Dispatch {
+                    args,
+                    reissue: keep_original,
+                    ..
+                },
+            ) => {
                 let charge: Vec<bool> = (0..self.engine.table().budgets.len())
                     .map(|b| self.counts(b, &labeled.labels))
                     .collect();
@@ -868,11 +949,15 @@ impl Monitor {
                     declared(&self.engine, labeled.dest),
                     args,
                 );
+                let (branch, mode) = (event.branch.clone(), event.mode.clone());
+                if keep_original {
+                    task.reissue.push(Pending { seq, event });
+                }
                 Outcome::Dispatch(DispatchTicket::new(
                     seq,
                     self.generation,
-                    event.branch,
-                    event.mode,
+                    branch,
+                    mode,
                     labeled.dest,
                     call,
                 ))
@@ -949,10 +1034,12 @@ struct Acted {
 
 /// What an action hands on.
 enum Payload {
-    /// The arguments to dispatch, and the fields a REWRITE changed.
+    /// The arguments to dispatch, the fields a REWRITE changed, and
+    /// whether the original is kept for a reissue on promotion.
     Dispatch {
         args: Value,
         transformed: BTreeMap<String, Value>,
+        reissue: bool,
     },
     /// A substitute's result.
     Shadow {

@@ -1,32 +1,41 @@
-//! Running a contract's `test` blocks against its compiled table.
+//! Running a contract's `test` blocks through the runtime monitor.
 //!
-//! Each [`hir::Test`] becomes one runtime query:
+//! Each [`hir::Test`] becomes one event submitted to a fresh
+//! [`Monitor`] over the table as a runtime loads it (its JSON through the
+//! loader's checks), in a task of its own:
 //!
 //! - the tool by name, the destination by its declared name or as the raw
 //!   address the test wrote (the runtime resolves it like any other);
-//! - the mode (default `committed`) and confidence (default 1.0);
-//! - `after N dispatches of BUDGET`: the budget reads `exhausted` exactly
-//!   when `N >= limit`; budgets the test does not mention are `available`;
-//! - the labels: the table's labeler runs on the arguments and the
-//!   destination, then `labels { .. }` pins override it field by field (and
-//!   for the destination); the argument label is the join of the field
-//!   labels after pinning, as the labeler computes it.
+//! - the mode (default `committed`), confidence (default 1.0) and branch;
+//! - `after N dispatches of BUDGET`: the monitor is told of `N` earlier
+//!   dispatches ([`Monitor::record_prior_dispatches`]), so the budget reads
+//!   `exhausted` exactly when `N >= limit`;
+//! - `labels { .. }` pins: a label hook replaces the labeler's label field
+//!   by field (and for the destination); the argument label is the join of
+//!   the field labels, as the monitor computes it;
+//! - substitutes: each is the stand-in of `stpc decide`, returning
+//!   `{"substitute": NAME}`.
 //!
-//! The query goes through [`Decider::decide`], the same lookup the monitor
-//! uses, so a test checks the table the runtime will load, not the source.
+//! What a test checks is what the runtime does on its full path (label,
+//! decide, act, re-label a rewrite, fall back when A3 fails at run time),
+//! not only the table's cell: a `rewrite` cell whose output still labels at
+//! the cut is a BLOCK (or DEFER) with reason `rewrite_insufficient`, and a
+//! test expecting `rewrite` fails on it. `expect ... to { .. }` checks the
+//! arguments that leave, and `expect labels { .. }` the labels the decision
+//! used.
 
 use std::sync::Arc;
 
-use serde_json::Value;
-use stpc_runtime::decide::{LabelsIn, Query};
+use serde_json::{json, Value};
+use stpc_runtime::audit::MemorySink;
 use stpc_runtime::table::{Action, Table};
-use stpc_runtime::Engine;
+use stpc_runtime::{Engine, Monitor, Outcome, ProposedEvent};
 
-use super::event::{LabelIds, LabelNames, NamedLabels};
+use super::event::{LabelNames, NamedLabels};
 use stpc_compiler::hir;
 use stpc_compiler::Span;
 
-/// What one test expected and what the table decided.
+/// What one test expected and what the runtime did.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TestOutcome {
     /// The test's name.
@@ -37,19 +46,30 @@ pub struct TestOutcome {
     pub expected: Action,
     /// The expected rule (index and name), from `by rule`.
     pub expected_rule: Option<(u32, String)>,
-    /// The decided action.
+    /// The action the monitor took.
     pub action: Action,
+    /// Why (`rule` when the cell's action was carried out; otherwise the
+    /// runtime's fallback, such as `rewrite_insufficient`).
+    pub reason: String,
+    /// The fields a `rewrite_insufficient` fallback names.
+    pub reason_fields: Vec<String>,
     /// The deciding rule's index.
     pub rule_id: Option<u32>,
     /// Its name.
     pub rule_name: String,
     /// The cell; `None` when the decision failed closed.
     pub cell: Option<u32>,
-    /// The labels the query used.
+    /// The labels the decision used.
     pub labels: LabelNames,
+    /// What left: the dispatched arguments of an ALLOW or a REWRITE.
+    pub sent: Option<Value>,
     /// Why the labelers labeled the test's call as they did (before pins).
     pub labeling: stpc_runtime::label::Explanation,
-    /// Whether the action (and rule, if given) matched.
+    /// Each expectation beyond the action that did not hold (`to`,
+    /// `expect labels`), in words.
+    pub mismatches: Vec<String>,
+    /// Whether the action (and rule, if given), the arguments sent and the
+    /// labels all matched.
     pub passed: bool,
 }
 
@@ -94,7 +114,7 @@ pub fn json_value(v: &hir::Value) -> Value {
 ///
 /// # Errors
 ///
-/// The table's labelers do not compile (a table from `compile` always does).
+/// The table does not load (a table from `compile` always does).
 pub fn run_tests(
     program: &hir::Program,
     contract: &hir::Contract,
@@ -105,7 +125,7 @@ pub fn run_tests(
     let json = table
         .to_json_pretty()
         .map_err(|_| stpc_runtime::LoadError::Encode)?;
-    let engine = Engine::new(Arc::new(Table::from_json(json.as_bytes())?))?;
+    let engine = Arc::new(Engine::new(Arc::new(Table::from_json(json.as_bytes())?))?);
     Ok(contract
         .tests
         .iter()
@@ -113,17 +133,17 @@ pub fn run_tests(
         .collect())
 }
 
-fn label_name(program: &hir::Program, id: hir::LabelId) -> &str {
-    program.label_name(id)
+/// A label id a test names, by name, in the table's lattice; an id outside
+/// the lattice (which the monitor fails closed on) when the table does not
+/// have it.
+fn label_id(lattice: &stpc_runtime::table::Lattice, name: &str) -> u32 {
+    lattice
+        .label_id(name)
+        .unwrap_or_else(|| u32::try_from(lattice.labels.len()).unwrap_or(u32::MAX))
 }
 
-fn run_test(
-    program: &hir::Program,
-    contract: &hir::Contract,
-    engine: &Engine,
-    test: &hir::Test,
-) -> TestOutcome {
-    let table = engine.table();
+/// The test's event as the monitor receives it.
+fn event_of(program: &hir::Program, test: &hir::Test) -> ProposedEvent {
     let tool = program
         .tool(test.tool)
         .map_or_else(String::new, |t| t.name.clone());
@@ -138,87 +158,91 @@ fn run_test(
         .mode
         .and_then(|m| program.modes.get(m.index()))
         .map_or_else(|| "committed".to_owned(), |m| m.name.clone());
-    let confidence = test.confidence.unwrap_or(1.0);
-    let args = Value::Object(
-        test.args
-            .iter()
-            .map(|(k, v)| (k.clone(), json_value(v)))
-            .collect(),
-    );
-    // Labels: the labeler, then the pins.
-    let decider = engine.decider();
-    let dest_id = decider.destination_id(&destination);
-    let labeled = engine
-        .labeler()
-        .label_event(&tool, &args, dest_id, &destination, true);
-    let computed = labeled.labels;
-    let mut fields = computed.fields.clone();
-    let mut dest_label = computed.destination;
-    let mut pinned_invalid = false;
-    for (target, label) in &test.labels {
-        let name = label_name(program, *label);
-        match target {
-            hir::LabelTarget::Field(f) => match table.lattices.args.label_id(name) {
-                Some(id) => match fields.iter_mut().find(|(n, _)| n == f) {
-                    Some(slot) => slot.1 = id,
-                    None => fields.push((f.clone(), id)),
-                },
-                None => pinned_invalid = true,
-            },
-            hir::LabelTarget::Destination => match table.lattices.destination.label_id(name) {
-                Some(id) => dest_label = Some(id),
-                None => pinned_invalid = true,
-            },
+    ProposedEvent {
+        tool,
+        destination,
+        mode,
+        confidence: test.confidence.unwrap_or(1.0),
+        branch: test.branch.clone().unwrap_or_else(|| "test".to_owned()),
+        args: Value::Object(
+            test.args
+                .iter()
+                .map(|(k, v)| (k.clone(), json_value(v)))
+                .collect(),
+        ),
+    }
+}
+
+/// A monitor for one test: stand-in substitutes, the test's pins as a
+/// label hook, its earlier dispatches counted, a task begun.
+fn monitor_for(
+    program: &hir::Program,
+    contract: &hir::Contract,
+    engine: &Arc<Engine>,
+    test: &hir::Test,
+) -> Monitor {
+    let table = engine.table();
+    let mut monitor = Monitor::with_engine(Arc::clone(engine), Box::new(MemorySink::new()));
+    for s in &table.substitutes {
+        let name = s.name.clone();
+        monitor.register_substitute(
+            s.name.clone(),
+            Box::new(move |_| json!({ "substitute": name })),
+        );
+    }
+    if !test.labels.is_empty() {
+        let mut fields: Vec<(String, u32)> = Vec::new();
+        let mut destination = None;
+        for (target, label) in &test.labels {
+            let name = program.label_name(*label);
+            match target {
+                hir::LabelTarget::Field(f) => {
+                    fields.push((f.clone(), label_id(&table.lattices.args, name)));
+                }
+                hir::LabelTarget::Destination => {
+                    destination = Some(label_id(&table.lattices.destination, name));
+                }
+            }
+        }
+        monitor.set_label_hook(Box::new(move |_, labels| {
+            for (f, l) in &fields {
+                match labels.fields.iter_mut().find(|(n, _)| n == f) {
+                    Some(slot) => slot.1 = *l,
+                    None => labels.fields.push((f.clone(), *l)),
+                }
+            }
+            if destination.is_some() {
+                labels.destination = destination;
+            }
+        }));
+    }
+    // A fresh monitor has no task: `begin_task` cannot fail here.
+    let _ = monitor.begin_task("test");
+    for (id, n) in &test.after {
+        if let Some(b) = contract.budgets.get(id.index()) {
+            // A budget the table does not carry counts nothing.
+            let _ = monitor.record_prior_dispatches(&b.name, *n);
         }
     }
-    let lattice = &table.lattices.args;
-    let args_label = if test
-        .labels
-        .iter()
-        .any(|(t, _)| matches!(t, hir::LabelTarget::Field(_)))
-    {
-        Some(fields.iter().fold(lattice.bottom, |acc, (_, l)| {
-            lattice.join(acc, *l).unwrap_or(acc.max(*l))
-        }))
-    } else {
-        computed.args
-    };
-    let ids = LabelIds {
-        args: args_label,
-        destination: dest_label,
-        fields,
-    };
-    // Budgets: exhausted exactly when the dispatches reach the limit.
-    let budgets: Vec<bool> = table
-        .budgets
-        .iter()
-        .map(|b| {
-            test.after.iter().any(|(id, n)| {
-                contract
-                    .budgets
-                    .get(id.index())
-                    .is_some_and(|cb| cb.name == b.name && *n >= b.limit)
-            })
-        })
-        .collect();
-    let field_refs = ids.field_refs();
-    let q = Query {
-        tool: &tool,
-        destination: &destination,
-        mode: &mode,
-        confidence,
-        labels: LabelsIn {
-            args: ids.args,
-            destination: ids.destination,
-            fields: &field_refs,
-        },
-        budgets_exhausted: &budgets,
-    };
-    let d = if pinned_invalid {
-        stpc_runtime::Decision::fail_closed()
-    } else {
-        decider.decide(&q)
-    };
+    monitor
+}
+
+fn run_test(
+    program: &hir::Program,
+    contract: &hir::Contract,
+    engine: &Arc<Engine>,
+    test: &hir::Test,
+) -> TestOutcome {
+    let table = engine.table();
+    let event = event_of(program, test);
+    // Why the labelers labeled as they did, for a failure report.
+    let dest_id = engine.decider().destination_id(&event.destination);
+    let labeling = engine
+        .labeler()
+        .label_event(&event.tool, &event.args, dest_id, &event.destination, true)
+        .explanation;
+    let original = event.args.clone();
+    let mut monitor = monitor_for(program, contract, engine, test);
     let expected = action_of(test.expect);
     let expected_rule = test.expect_rule.map(|r| {
         let name = contract.rules.get(r.index()).map_or_else(
@@ -227,20 +251,113 @@ fn run_test(
         );
         (r.0, name)
     });
+    let decided = match monitor.submit(event) {
+        Ok(d) => d,
+        // A task was begun above; the monitor refuses nothing else.
+        Err(e) => {
+            return TestOutcome {
+                name: test.name.clone(),
+                span: test.span,
+                expected,
+                expected_rule,
+                action: Action::Block,
+                reason: format!("monitor error: {e}"),
+                reason_fields: Vec::new(),
+                rule_id: None,
+                rule_name: String::new(),
+                cell: None,
+                labels: stpc_runtime::Labels::default().names(table),
+                sent: None,
+                labeling,
+                mismatches: Vec::new(),
+                passed: false,
+            }
+        }
+    };
+    let labels = decided.labels().names(table);
+    let (action, rule_id, cell) = (decided.action(), decided.rule_id(), decided.cell());
+    let rule_name = decided.rule_name().to_owned();
+    let reason = decided.reason().code().to_owned();
+    let reason_fields = match decided.reason() {
+        stpc_runtime::Reason::RewriteInsufficient { fields } => fields.clone(),
+        _ => Vec::new(),
+    };
+    let sent = match decided.into_outcome() {
+        Outcome::Dispatch(ticket) => Some(ticket.dispatch().call().args().clone()),
+        _ => None,
+    };
+    let mut mismatches = Vec::new();
+    if let Some(want) = &test.expect_to {
+        mismatches.extend(sent_mismatches(want, &original, sent.as_ref()));
+    }
+    for (target, label) in &test.expect_labels {
+        let want = program.label_name(*label);
+        let (what, got) = match target {
+            hir::LabelTarget::Field(f) => (
+                format!("field `{f}`"),
+                labels.fields.get(f).map_or("<missing>", String::as_str),
+            ),
+            hir::LabelTarget::Destination => {
+                ("the destination".to_owned(), labels.destination.as_str())
+            }
+        };
+        if got != want {
+            mismatches.push(format!("{what} was labelled `{got}`, not `{want}`"));
+        }
+    }
     let rule_ok = expected_rule
         .as_ref()
-        .is_none_or(|(id, _)| Some(*id) == d.rule_id);
+        .is_none_or(|(id, _)| Some(*id) == rule_id);
     TestOutcome {
         name: test.name.clone(),
         span: test.span,
         expected,
         expected_rule,
-        action: d.action,
-        rule_id: d.rule_id,
-        rule_name: d.rule_name.to_owned(),
-        cell: d.cell,
-        labels: ids.names(table),
-        labeling: labeled.explanation,
-        passed: d.action == expected && rule_ok,
+        action,
+        reason,
+        reason_fields,
+        rule_id,
+        rule_name,
+        cell,
+        labels,
+        sent,
+        labeling,
+        passed: action == expected && rule_ok && mismatches.is_empty(),
+        mismatches,
     }
+}
+
+/// How the arguments that left differ from `to { .. }`: each named field
+/// must hold its value, every other field must leave as the call had it.
+fn sent_mismatches(
+    want: &[(String, hir::Value)],
+    original: &Value,
+    sent: Option<&Value>,
+) -> Vec<String> {
+    let Some(sent) = sent else {
+        return vec!["nothing was dispatched".to_owned()];
+    };
+    let empty = serde_json::Map::new();
+    let sent_map = sent.as_object().unwrap_or(&empty);
+    let original_map = original.as_object().unwrap_or(&empty);
+    let mut out = Vec::new();
+    for (field, v) in want {
+        let want = json_value(v);
+        match sent_map.get(field) {
+            Some(got) if *got == want => {}
+            Some(got) => out.push(format!("field `{field}` left as {got}, not {want}")),
+            None => out.push(format!("field `{field}` did not leave (expected {want})")),
+        }
+    }
+    for (field, got) in sent_map {
+        if want.iter().any(|(f, _)| f == field) {
+            continue;
+        }
+        if original_map.get(field) != Some(got) {
+            out.push(format!(
+                "field `{field}` was changed to {got}; name it in `to {{ .. }}` if that is expected"
+            ));
+        }
+    }
+    out
 }

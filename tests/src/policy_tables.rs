@@ -303,6 +303,8 @@ pub fn table(name: &str, pipeline: Pipeline, tau: f64, scrub: bool) -> Table {
         audit: AuditPolicy {
             sinks: vec![2],
             raw_args: true,
+            withhold_destination: false,
+            withhold_labels: false,
             scrub_after_commit: scrub,
         },
         substitutes: vec![

@@ -164,6 +164,8 @@ pub fn cell(action: Action, rule_id: u32, rule_name: &str) -> Cell {
         substitute: None,
         rule_id,
         rule_name: rule_name.to_owned(),
+        scope: None,
+        reissue: false,
     }
 }
 
@@ -195,6 +197,8 @@ pub fn skeleton(contract: &str) -> Table {
         audit: AuditPolicy {
             sinks: Vec::new(),
             raw_args: false,
+            withhold_destination: false,
+            withhold_labels: false,
             scrub_after_commit: false,
         },
         substitutes: Vec::new(),

@@ -186,6 +186,8 @@ pub fn web_search_table(opts: &Options) -> Table {
         audit: AuditPolicy {
             sinks: if opts.audit_none { vec![] } else { vec![2] },
             raw_args: opts.raw_args,
+            withhold_destination: false,
+            withhold_labels: false,
             scrub_after_commit: opts.scrub,
         },
         substitutes: vec![Substitute {

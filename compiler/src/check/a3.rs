@@ -54,7 +54,8 @@ pub(crate) fn check(cx: &mut Cx<'_>) {
     for c in &p.contracts {
         for rule in &c.rules {
             match &rule.action {
-                Action::Rewrite(ts) => {
+                Action::Rewrite(rw) => {
+                    let ts = &rw.transforms;
                     for (cut, cut_span) in cuts(c, rule) {
                         for t in ts {
                             let Some(tr) = p.transform(*t) else { continue };
@@ -75,6 +76,13 @@ pub(crate) fn check(cx: &mut Cx<'_>) {
                         }
                     }
                     rewrite_types(p, c, rule, ts, &mut diags);
+                    let resolved = !ts.is_empty() && ts.iter().all(|t| p.transform(*t).is_some());
+                    if resolved && rw.scope.is_none() && !cut_reaches(c, rule) {
+                        diags.push(errors::rewrite_changes_nothing(
+                            rule.name.as_deref(),
+                            rule.span,
+                        ));
+                    }
                 }
                 Action::Shadow(sub) => shadow(p, c, rule, *sub, &mut diags),
                 Action::Allow | Action::Block | Action::Defer => {}
@@ -82,6 +90,23 @@ pub(crate) fn check(cx: &mut Cx<'_>) {
         }
     }
     cx.diags.extend(diags);
+}
+
+/// Whether an argument cut covers some mode the rule can fire in. A REWRITE
+/// changes the fields at or above a cut that covers the event's mode, or at
+/// or above the rule's own scope (`rewrite args >= L`); with neither, it
+/// dispatches the arguments unchanged (`W0011`). A `mode` conjunct of the
+/// guard narrows the modes; a cut scoped `unless committed` does not cover
+/// a rule that fires only for committed events.
+fn cut_reaches(c: &hir::Contract, rule: &hir::Rule) -> bool {
+    let modes = conjuncts(&rule.guard).into_iter().find_map(|g| match g {
+        Guard::ModeIs(ms) => Some(ms),
+        _ => None,
+    });
+    c.arg_cuts().any(|f| match modes {
+        Some(ms) => ms.iter().any(|m| !f.unless.contains(m)),
+        None => true,
+    })
 }
 
 fn rewrite_types(

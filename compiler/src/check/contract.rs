@@ -259,6 +259,14 @@ fn statements<'a>(
                     out.audit = hir::Audit {
                         sinks: observer_list(cx, m, &a.sinks),
                         raw_args: a.raw_args == Some(true),
+                        withhold_destination: a
+                            .withheld
+                            .iter()
+                            .any(|(w, _)| *w == ast::Withheld::Destination),
+                        withhold_labels: a
+                            .withheld
+                            .iter()
+                            .any(|(w, _)| *w == ast::Withheld::Labels),
                         scrub_after_commit: a.scrub_after_commit,
                         span: Some(a.loc.span()),
                     };
@@ -481,11 +489,18 @@ fn rules(
             ast::Action::Allow(_) => Action::Allow,
             ast::Action::Block(_) => Action::Block,
             ast::Action::Defer(_) => Action::Defer,
-            ast::Action::Rewrite(ts, _) => Action::Rewrite(
-                ts.iter()
+            ast::Action::Rewrite(rw, _) => Action::Rewrite(hir::Rewrite {
+                transforms: rw
+                    .transforms
+                    .iter()
                     .filter_map(|t| cx.lookup(m, t, Kind::Transform).map(hir::TransformId))
                     .collect(),
-            ),
+                scope: rw
+                    .scope
+                    .as_ref()
+                    .and_then(|l| cx.label(hir::Subject::Args, l)),
+                reissue: matches!(rw.on_promote, Some((ast::PromoteMode::Reissue, _))),
+            }),
             ast::Action::Shadow(s, _) => Action::Shadow(
                 s.as_ref()
                     .and_then(|s| cx.lookup(m, s, Kind::Substitute).map(hir::SubstituteId)),

@@ -51,6 +51,36 @@ pub(crate) fn test(
     for clause in &t.clauses {
         event.add(cx, m, c, tool.as_ref(), clause);
     }
+    // `expect labels { .. }` names labels as a pin does.
+    let mut expected = Clauses::default();
+    for (target, label) in t.expect_labels.iter().flat_map(|(b, _)| b) {
+        expected.label(cx, tool.as_ref(), target, label);
+    }
+    // `to { .. }`: what leaves, so only for the actions that dispatch.
+    let expect_to = t.expect_to.as_ref().map(|(fields, loc)| {
+        if !matches!(
+            t.expect,
+            ast::ExpectAction::Allow | ast::ExpectAction::Rewrite
+        ) {
+            cx.diags.push(errors::bad_test(
+                &format!(
+                    "nothing is dispatched on `{}`, so `to {{ .. }}` has nothing to describe",
+                    t.expect.keyword()
+                ),
+                loc.span(),
+                "`expect ... to { .. }` states the arguments an `allow` or a `rewrite` sends",
+            ));
+        }
+        fields
+            .iter()
+            .map(|a| {
+                if let Some(tool) = &tool {
+                    known_field(cx, tool, &a.name);
+                }
+                (a.name.name.clone(), value(&a.value))
+            })
+            .collect()
+    });
     let expect_rule = t.expect_rule.as_ref().and_then(|rule| {
         let found = c
             .rules
@@ -80,6 +110,8 @@ pub(crate) fn test(
         labels: event.labels,
         expect: expect(t.expect),
         expect_rule,
+        expect_to,
+        expect_labels: expected.labels,
         span: t.loc.span(),
     })
 }

@@ -246,6 +246,20 @@ pub(crate) fn rewrite_type(tool: &str, field: &str, ty: &str, span: Span) -> Dia
     ))
 }
 
+/// `W0011`: a rewrite that no cut and no scope point at any field.
+pub(crate) fn rewrite_changes_nothing(rule: Option<&str>, span: Span) -> Diagnostic {
+    let message = match rule {
+        Some(rule) => format!("rewrite `{rule}` can never change a field"),
+        None => "this rewrite can never change a field".to_owned(),
+    };
+    Diagnostic::new(Code::W0011, message)
+    .primary(
+        span,
+        "no argument cut covers the modes this rule fires in, and it names no scope",
+    )
+    .help("name what it scrubs: `rewrite args >= personal using ...`, or declare the cut it serves")
+}
+
 /// `E0413`: a transform whose output label is not strictly below the cut.
 pub(crate) fn a3_transform(
     transform: &str,

@@ -215,6 +215,8 @@ codes! {
     W0009 = (Warning, "contract does not name its labelers"),
     /// A `// stpc: allow(...)` comment that suppresses nothing.
     W0010 = (Warning, "unused suppression"),
+    /// A REWRITE that no cut and no scope point at any field.
+    W0011 = (Warning, "rewrite can never change a field"),
     /// Raising a label yields a more disclosing action.
     W0601 = (Warning, "decision is not monotone in labels"),
     /// A rule that decides no point of the domain.

@@ -376,7 +376,7 @@ impl<'t> Slots<'t> {
     }
 
     /// `test "name" {`, the `call`, the event clauses (one unit), the
-    /// `expect` line and `}`.
+    /// `expect labels` line, the `expect` line and `}`.
     fn test(&mut self, t: &Test) -> Result<()> {
         let mut at = self.open(t.loc, end(t.name.loc))?;
         at = self.until(t.loc, at, b')')?;
@@ -395,6 +395,10 @@ impl<'t> Slots<'t> {
         }
         if let Some(r) = clauses {
             self.leaf(r);
+        }
+        if let Some((_, l)) = &t.expect_labels {
+            self.leaf(range(*l));
+            at = end(*l);
         }
         self.until(t.loc, at, b';')?;
         self.close(t.loc);

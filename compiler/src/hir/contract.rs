@@ -70,6 +70,12 @@ pub struct Audit {
     pub sinks: Vec<ObserverId>,
     /// Whether raw arguments are granted to the sinks.
     pub raw_args: bool,
+    /// `without destination unless dispatched`: a record of an event that
+    /// never left (deferred, shadowed, blocked, abandoned) names no
+    /// destination.
+    pub withhold_destination: bool,
+    /// `without labels unless dispatched`: such a record carries no labels.
+    pub withhold_labels: bool,
     /// Late-Scrub: scrub the log after commit.
     pub scrub_after_commit: bool,
     /// The statement, if written.
@@ -85,8 +91,8 @@ pub enum Action {
     Block,
     /// Buffer until promotion.
     Defer,
-    /// Rewrite forbidden fields, trying these transforms in order per field.
-    Rewrite(Vec<TransformId>),
+    /// Rewrite forbidden (and scoped) fields with these transforms.
+    Rewrite(Rewrite),
     /// Run a substitute; `None` means each tool's own.
     Shadow(Option<SubstituteId>),
 }
@@ -102,6 +108,20 @@ impl Action {
             Action::Shadow(_) => "shadow",
         }
     }
+}
+
+/// `rewrite [args >= scope] using transforms [on promote reissue]`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Rewrite {
+    /// The transforms, applied in order to each field they fit.
+    pub transforms: Vec<TransformId>,
+    /// Fields at or above this label are rewritten too, whatever the cuts
+    /// say (the cuts' fields always are).
+    pub scope: Option<LabelId>,
+    /// `on promote reissue`: when a speculative rewritten call's branch is
+    /// promoted, it is decided again as committed with its original
+    /// arguments.
+    pub reissue: bool,
 }
 
 /// A comparison operator: the AST's, which has no sugar to expand.
@@ -249,6 +269,11 @@ pub struct Test {
     pub expect: ActionKind,
     /// The rule expected to decide.
     pub expect_rule: Option<RuleId>,
+    /// `to { .. }`: the dispatched arguments' named fields (the others must
+    /// leave unchanged).
+    pub expect_to: Option<Vec<(String, Value)>>,
+    /// `expect labels { .. }`: the labels the decision must have used.
+    pub expect_labels: Vec<(LabelTarget, LabelId)>,
     /// The test block.
     pub span: Span,
 }

@@ -18,33 +18,47 @@ pub fn rule_name(rule: &hir::Rule, i: usize) -> String {
 }
 
 /// The cells for `cell_rules` (rule index per cell).
-pub(crate) fn cells(c: &hir::Contract, ix: &Index, cell_rules: &[u32]) -> Vec<t::Cell> {
+pub(crate) fn cells(
+    p: &hir::Program,
+    c: &hir::Contract,
+    ix: &Index,
+    cell_rules: &[u32],
+) -> Vec<t::Cell> {
     cell_rules
         .iter()
         .filter_map(|r| c.rules.get(*r as usize).map(|rule| (*r, rule)))
         .map(|(id, rule)| {
-            let (action, transforms, substitute) = match &rule.action {
-                hir::Action::Allow => (t::Action::Allow, Vec::new(), None),
-                hir::Action::Block => (t::Action::Block, Vec::new(), None),
-                hir::Action::Defer => (t::Action::Defer, Vec::new(), None),
-                hir::Action::Rewrite(ts) => (
-                    t::Action::Rewrite,
-                    ts.iter().filter_map(|x| ix.transform(*x)).collect(),
-                    None,
-                ),
-                hir::Action::Shadow(s) => (
-                    t::Action::Shadow,
-                    Vec::new(),
-                    s.and_then(|s| ix.substitute(s)),
-                ),
-            };
-            t::Cell {
-                action,
-                transforms,
-                substitute,
+            let mut cell = t::Cell {
+                action: t::Action::Block,
+                transforms: Vec::new(),
+                substitute: None,
                 rule_id: id,
                 rule_name: rule_name(rule, id as usize),
+                scope: None,
+                reissue: false,
+            };
+            match &rule.action {
+                hir::Action::Allow => cell.action = t::Action::Allow,
+                hir::Action::Block => cell.action = t::Action::Block,
+                hir::Action::Defer => cell.action = t::Action::Defer,
+                hir::Action::Rewrite(rw) => {
+                    cell.action = t::Action::Rewrite;
+                    cell.transforms = rw
+                        .transforms
+                        .iter()
+                        .filter_map(|x| ix.transform(*x))
+                        .collect();
+                    cell.scope = rw
+                        .scope
+                        .and_then(|l| super::vocab::local(p, hir::Subject::Args, l));
+                    cell.reissue = rw.reissue;
+                }
+                hir::Action::Shadow(s) => {
+                    cell.action = t::Action::Shadow;
+                    cell.substitute = s.and_then(|s| ix.substitute(s));
+                }
             }
+            cell
         })
         .collect()
 }

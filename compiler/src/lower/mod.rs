@@ -136,7 +136,7 @@ fn lower_inner(p: &hir::Program, c: &hir::Contract, out: &mut Vec<Diagnostic>) -
             .collect::<BTreeMap<_, _>>(),
         lattices,
         dimensions: domain.dimensions(p),
-        cells: cells::cells(c, &ix, &built.cell_rules),
+        cells: cells::cells(p, c, &ix, &built.cell_rules),
         diagram: built.diagram,
         tools,
         destinations,

@@ -77,7 +77,7 @@ pub(crate) fn index(p: &hir::Program, c: &hir::Contract, d: &Domain) -> Index {
             hir::Action::Shadow(Some(s)) => {
                 subs.insert(*s);
             }
-            hir::Action::Rewrite(ts) => trs.extend(ts.iter().copied()),
+            hir::Action::Rewrite(rw) => trs.extend(rw.transforms.iter().copied()),
             hir::Action::Allow
             | hir::Action::Block
             | hir::Action::Defer
@@ -340,6 +340,8 @@ pub(crate) fn policy(
     let audit = t::AuditPolicy {
         sinks: c.audit.sinks.iter().map(|o| o.0).collect(),
         raw_args: c.audit.raw_args,
+        withhold_destination: c.audit.withhold_destination,
+        withhold_labels: c.audit.withhold_labels,
         scrub_after_commit: c.audit.scrub_after_commit,
     };
     (forbid, thresholds, budgets, audit)

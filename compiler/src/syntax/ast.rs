@@ -592,19 +592,54 @@ pub struct Budget {
     pub loc: Loc,
 }
 
-/// `audit none;` or `audit to runtime_log without raw args [scrub after commit];`
+/// `audit none;` or `audit to runtime_log without raw args [, without
+/// destination unless dispatched] [scrub after commit];`
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Audit {
     /// The sinks; empty for `audit none`.
     pub sinks: Vec<Ident>,
     /// `Some(true)` for `with raw args`, `Some(false)` for `without raw args`.
     pub raw_args: Option<bool>,
+    /// `without destination unless dispatched`, `without labels unless
+    /// dispatched`: what a record of an event that never left omits.
+    pub withheld: Vec<(Withheld, Loc)>,
     /// `scrub after commit` (Late-Scrub).
     pub scrub_after_commit: bool,
     /// Whether `none` was written.
     pub none: bool,
     /// The statement.
     pub loc: Loc,
+}
+
+/// What an audit record of a never-dispatched event omits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Withheld {
+    /// The destination's name (and its label).
+    Destination,
+    /// The field, argument and destination labels.
+    Labels,
+}
+
+impl Withheld {
+    /// The keyword.
+    pub fn keyword(self) -> &'static str {
+        match self {
+            Withheld::Destination => "destination",
+            Withheld::Labels => "labels",
+        }
+    }
+}
+
+/// `rewrite [args >= label] using t1, t2 [on promote reissue]`
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Rewrite {
+    /// The transforms, in order.
+    pub transforms: Vec<Ident>,
+    /// `args >= label`: fields at or above it are rewritten too, whatever
+    /// the cuts say.
+    pub scope: Option<Ident>,
+    /// `on promote reuse|reissue`.
+    pub on_promote: Option<(PromoteMode, Loc)>,
 }
 
 /// `decide { rules }`
@@ -638,8 +673,8 @@ pub enum Action {
     Block(Loc),
     /// Buffer until the branch is promoted.
     Defer(Loc),
-    /// Rewrite forbidden fields with these transforms.
-    Rewrite(Vec<Ident>, Loc),
+    /// Rewrite forbidden (and scoped) fields with these transforms.
+    Rewrite(Rewrite, Loc),
     /// Run a local substitute (the tool's own when none is named).
     Shadow(Option<Ident>, Loc),
 }
@@ -811,7 +846,8 @@ pub enum CompareTest {
     In(Vec<Ident>),
 }
 
-/// `test "name" { call tool(args) clauses expect action [by rule]; }`
+/// `test "name" { call tool(args) clauses [expect labels {..};] expect
+/// action [by rule] [to {..}]; }`
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Test {
     /// The test's name.
@@ -826,6 +862,10 @@ pub struct Test {
     pub expect: ExpectAction,
     /// The rule expected to decide, if given.
     pub expect_rule: Option<Ident>,
+    /// `to { field: value }`: what the dispatched arguments hold.
+    pub expect_to: Option<(Vec<CallArg>, Loc)>,
+    /// `expect labels { field: label }`: the labels the decision used.
+    pub expect_labels: Option<(Vec<(Ident, Ident)>, Loc)>,
     /// The block.
     pub loc: Loc,
 }

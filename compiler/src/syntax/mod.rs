@@ -35,7 +35,7 @@ mod errors;
 pub(crate) use errors::too_deep_chain;
 mod from_pairs;
 mod grammar;
-mod lex;
+pub(crate) mod lex;
 pub mod modernize;
 pub mod print;
 #[cfg(test)]

@@ -415,7 +415,19 @@ pub fn rule(r: &Rule) -> String {
 fn action(a: &Action) -> String {
     match a {
         Action::Allow(_) | Action::Block(_) | Action::Defer(_) => a.keyword().to_string(),
-        Action::Rewrite(ts, _) => format!("rewrite using {}", names(ts)),
+        Action::Rewrite(r, _) => {
+            let mut s = String::from("rewrite ");
+            if let Some(l) = &r.scope {
+                let _ = write!(s, "args >= {} ", l.name);
+            }
+            let _ = write!(s, "using {}", names(&r.transforms));
+            match r.on_promote {
+                Some((PromoteMode::Reuse, _)) => s.push_str(" on promote reuse"),
+                Some((PromoteMode::Reissue, _)) => s.push_str(" on promote reissue"),
+                None => {}
+            }
+            s
+        }
         Action::Shadow(None, _) => "shadow".into(),
         Action::Shadow(Some(s), _) => format!("shadow using {}", s.name),
     }
@@ -613,14 +625,16 @@ fn clause(c: &EventClause) -> String {
         EventClause::Confidence(n) => format!("confidence {}", n.text),
         EventClause::Branch(b) => format!("branch {}", quote(b)),
         EventClause::After(n, b) => format!("after {} dispatches of {}", n.text, b.name),
-        EventClause::Labels(bs) => format!(
-            "labels {{ {} }}",
-            bs.iter()
-                .map(|(k, v)| format!("{}: {}", k.name, v.name))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
+        EventClause::Labels(bs) => format!("labels {{ {} }}", label_bindings(bs)),
     }
+}
+
+/// `q: sensitive, destination: public`
+fn label_bindings(bs: &[(Ident, Ident)]) -> String {
+    bs.iter()
+        .map(|(k, v)| format!("{}: {}", k.name, v.name))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// Builds the units of one item.
@@ -986,6 +1000,12 @@ impl Printer {
                         Some(false) => tail.push_str(" without raw args"),
                         None => {}
                     }
+                    for (w, _) in &a.withheld {
+                        // A comma after a grant or another clause, none
+                        // right after the sinks (`audit to log without ...`).
+                        let sep = if tail.is_empty() { "" } else { "," };
+                        let _ = write!(tail, "{sep} without {} unless dispatched", w.keyword());
+                    }
                     if a.scrub_after_commit {
                         tail.push_str(" scrub after commit");
                     }
@@ -1033,12 +1053,36 @@ impl Printer {
             let lines = fill(self.indent + 1, self.indent + 1, "", &clauses, "", "");
             self.unit(lines);
         }
+        if let Some((bindings, _)) = &t.expect_labels {
+            self.line(&format!(
+                "expect labels {{ {} }};",
+                label_bindings(bindings)
+            ));
+        }
         let by = t
             .expect_rule
             .as_ref()
             .map(|r| format!(" by {}", r.name))
             .unwrap_or_default();
-        self.line(&format!("expect {}{by};", t.expect.keyword()));
+        let head = format!("expect {}{by}", t.expect.keyword());
+        match &t.expect_to {
+            None => self.line(&format!("{head};")),
+            Some((fields, _)) => {
+                let one = format!("{}{head} to {{ {} }};", pad(self.indent), call_args(fields));
+                if width(&one) <= WIDTH || fields.is_empty() {
+                    self.units.push(one);
+                } else {
+                    let mut lines = vec![format!("{}{head} to {{", pad(self.indent))];
+                    lines.extend(
+                        fields
+                            .iter()
+                            .map(|a| format!("{}{},", pad(self.indent + 1), call_arg(a))),
+                    );
+                    lines.push(format!("{}}};", pad(self.indent)));
+                    self.unit(lines);
+                }
+            }
+        }
         self.close();
     }
 }

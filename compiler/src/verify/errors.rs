@@ -116,6 +116,28 @@ pub(crate) fn audit_leak(
         .help("audit `without raw args`, or remove the sink from the cut")
 }
 
+/// `E0601`: audit records of events that never left name a destination a
+/// destination cut forbids to a sink.
+pub(crate) fn audit_destination_leak(
+    cut: &str,
+    sinks: &[String],
+    span: Span,
+    cut_span: Option<Span>,
+    example: &str,
+) -> Diagnostic {
+    let mut d = Diagnostic::new(
+        Code::E0601,
+        format!("the audit policy tells {} destinations labelled `{cut}`, which the cut `destination >= {cut}` forbids", list(sinks)),
+    )
+    .primary(span, "every event's record names its destination");
+    if let Some(s) = cut_span {
+        d = d.secondary(s, "the forbidden cut");
+    }
+    d.note(format!("counterexample: {example}"))
+        .note("the record of a deferred, shadowed or blocked call is written though the call never left")
+        .help("audit `without destination unless dispatched`, or remove the sink from the cut")
+}
+
 /// `E0602`: a SHADOW substitute reaches an observer it must not.
 pub(crate) fn shadow_leak(
     rule: &str,

@@ -87,7 +87,7 @@ pub(crate) fn check(
                     continue;
                 }
                 if let Some(path) = cubes::path_to(t, prefix.node, c, &p) {
-                    found.insert((cell.rule_id, case), point::render(t, &path));
+                    found.insert((cell.rule_id, case), point::render(&cx.examples, &path));
                 }
             }
         }

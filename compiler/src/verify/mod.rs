@@ -64,6 +64,7 @@ pub fn verify(
             table,
             origin: Origin::Contract(program, contract),
             classes: cubes::Classes::new(table),
+            examples: point::Examples::new(table),
         },
         &already,
         diagnostics,
@@ -83,6 +84,7 @@ pub fn verify_table(table: &Table, span: Span, diagnostics: &mut Diagnostics) {
             table,
             origin: Origin::Table(span),
             classes: cubes::Classes::new(table),
+            examples: point::Examples::new(table),
         },
         &[],
         diagnostics,
@@ -101,6 +103,7 @@ fn run(cx: &Cx<'_>, already: &[Span], diagnostics: &mut Diagnostics) {
             fail_closed::check(cx, &prefixes, &mut below, &mut out);
             monotone::check(cx, &mut out);
             audit(cx, &mut out);
+            audit_destination(cx, &mut out);
             unreachable(cx, already, &mut out);
         }
         Err(defect) => out.push(errors::not_total(cx.name(), &describe(&defect), cx.span())),
@@ -124,6 +127,8 @@ pub(crate) struct Cx<'a> {
     pub(crate) origin: Origin<'a>,
     /// The table's value classes.
     pub(crate) classes: cubes::Classes,
+    /// Concrete argument values for counterexamples.
+    pub(crate) examples: point::Examples<'a>,
 }
 
 impl Cx<'_> {
@@ -297,7 +302,7 @@ fn soundness_pass(
                             Found {
                                 label: leak.label,
                                 rewritten: leak.rewritten,
-                                example: point::render(t, &path),
+                                example: point::render(&cx.examples, &path),
                                 promoted: mode.is_some()
                                     && mode == committed
                                     && conf.is_none_or(|c| c == top),
@@ -417,7 +422,60 @@ fn audit(cx: &Cx<'_>, out: &mut Vec<Diagnostic>) {
             &sinks,
             span,
             cut_span,
-            &point::render(t, &coords),
+            &point::render(&cx.examples, &coords),
+        ));
+    }
+}
+
+/// `E0601` for an audit policy that names the destination of events that
+/// never left to a sink a destination cut names. The auditor is an
+/// observer like any other: every event is audited, whatever its decision,
+/// so unless the policy says `without destination unless dispatched`, the
+/// record of a deferred, shadowed or blocked ghost call names a destination
+/// the cut forbids the sink to learn. (The records of dispatched events are
+/// checked with the cells: a sink a cut names observes every dispatch.)
+fn audit_destination(cx: &Cx<'_>, out: &mut Vec<Diagnostic>) {
+    let t = cx.table;
+    if t.audit.withhold_destination {
+        return;
+    }
+    let span = cx.audit_span();
+    let modes = t.dimensions.get(point::MODE).map_or(0, |d| d.values.len());
+    for (i, cut) in t
+        .forbid
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| c.subject == Subject::Destination)
+    {
+        let sinks: Vec<String> = t
+            .audit
+            .sinks
+            .iter()
+            .filter(|o| cut.observers.contains(o))
+            .filter_map(|o| t.observers.get(*o as usize))
+            .filter(|o| o.sees.iter().any(|c| c == "destination" || c == "audit"))
+            .map(|o| o.name.clone())
+            .collect();
+        let Some(mode) = (0u32..).take(modes).find(|m| cut.covers(Some(*m))) else {
+            continue;
+        };
+        if sinks.is_empty() {
+            continue;
+        }
+        let mut coords = vec![None; t.dimensions.len()];
+        if let Some(slot) = coords.get_mut(point::MODE) {
+            *slot = Some(mode);
+        }
+        if let Some(slot) = coords.get_mut(point::DLABEL) {
+            *slot = Some(cut.label);
+        }
+        let label = t.lattices.destination.label_name(cut.label).unwrap_or("?");
+        out.push(errors::audit_destination_leak(
+            label,
+            &sinks,
+            span,
+            cx.forbid_span(i),
+            &point::render(&cx.examples, &coords),
         ));
     }
 }

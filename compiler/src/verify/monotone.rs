@@ -212,9 +212,9 @@ pub(crate) fn check(cx: &Cx<'_>, out: &mut Vec<Diagnostic>) {
                     else {
                         continue;
                     };
-                    found
-                        .entry((a.rule_id, b.rule_id, *d))
-                        .or_insert_with(|| (low, high, point::render(t, &w.witness((c1, c2)))));
+                    found.entry((a.rule_id, b.rule_id, *d)).or_insert_with(|| {
+                        (low, high, point::render(&cx.examples, &w.witness((c1, c2))))
+                    });
                 }
                 work = w.work;
             }

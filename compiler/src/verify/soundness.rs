@@ -21,6 +21,11 @@
 //!   only at points of the other modes: it states the marginal exposure
 //!   `Δ_i`, what ghost calls add to what the committed plan discloses.
 //!   Every point of a table with such a cut has its mode fixed.
+//! - The audit sinks read a record of every dispatched event, which names
+//!   its destination: a destination cut that names a sink is checked at
+//!   every ALLOW and REWRITE as if the sink observed the dispatch. (Records
+//!   of events that never left are the audit policy's business, checked
+//!   once for the whole table: `without destination unless dispatched`.)
 //! - **DEFER** and **BLOCK** dispatch nothing now. An abandoned event is
 //!   never dispatched; a promoted one is re-decided as `committed` with
 //!   confidence 1.0, which is another point of the domain, checked in its
@@ -95,6 +100,15 @@ pub(crate) fn leaks(t: &Table, e: &Event, cell: &Cell) -> Vec<Leak> {
 
 fn dispatch(t: &Table, e: &Event, arg: Option<u32>, rewritten: bool) -> Vec<Leak> {
     let observers = dispatch_observers(t, e.dest);
+    // The audit sinks read the record of every dispatched event, which
+    // names its destination: for a destination cut they observe it too.
+    let sinks: Vec<u32> = t
+        .audit
+        .sinks
+        .iter()
+        .copied()
+        .filter(|o| !observers.contains(o))
+        .collect();
     let mut out = Vec::new();
     for (i, cut) in t
         .forbid
@@ -111,11 +125,16 @@ fn dispatch(t: &Table, e: &Event, arg: Option<u32>, rewritten: bool) -> Vec<Leak
         if !lattice.leq(cut.label, label) {
             continue;
         }
-        for o in cut
-            .observers
-            .iter()
-            .filter(|o| observers.contains(o) && sees(t, **o, channel(cut.subject)))
-        {
+        // A sink reads the record on the `audit` channel, or the
+        // destination channel itself.
+        let audited = |o: u32| {
+            cut.subject == Subject::Destination
+                && sinks.contains(&o)
+                && (sees(t, o, "audit") || sees(t, o, "destination"))
+        };
+        for o in cut.observers.iter().filter(|o| {
+            (observers.contains(o) && sees(t, **o, channel(cut.subject))) || audited(**o)
+        }) {
             out.push(Leak {
                 cut: Some(i),
                 observer: *o,

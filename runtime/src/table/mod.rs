@@ -321,6 +321,17 @@ pub struct Cell {
     pub rule_id: u32,
     /// Name of that rule (`rule#<n>`, counting from 1, when the source gave none).
     pub rule_name: String,
+    /// REWRITE only (`rewrite args >= L using ...`): fields labelled at or
+    /// above this argument label are rewritten too, whatever the cuts say;
+    /// fields at or above a cut that covers the event always are. Absent
+    /// when the rule names no scope.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scope: Option<u32>,
+    /// REWRITE only (`on promote reissue`): when the branch of a rewritten
+    /// speculative call is promoted, the call is decided again as committed
+    /// with its original arguments. Absent when false.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub reissue: bool,
 }
 
 /// A tool the contract knows.
@@ -501,6 +512,15 @@ pub struct AuditPolicy {
     pub sinks: Vec<u32>,
     /// `with raw args`: committed events' raw arguments may be recorded.
     pub raw_args: bool,
+    /// `without destination unless dispatched`: the record of an event that
+    /// never left (deferred, shadowed, blocked, abandoned) names no
+    /// destination and no destination label. Absent when false.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub withhold_destination: bool,
+    /// `without labels unless dispatched`: such a record carries no
+    /// argument or destination labels. Absent when false.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub withhold_labels: bool,
     /// `scrub after commit`: raw arguments are removed when the task ends.
     pub scrub_after_commit: bool,
 }

@@ -440,6 +440,15 @@ fn cell(t: &Table, i: usize, c: &Cell) -> Result<(), LoadError> {
     if let Some(s) = c.substitute {
         index(format!("cells[{i}].substitute"), s, t.substitutes.len())?;
     }
+    if let Some(l) = c.scope {
+        index(format!("cells[{i}].scope"), l, t.lattices.args.labels.len())?;
+    }
+    if c.action != Action::Rewrite && (c.scope.is_some() || c.reissue) {
+        return Err(LoadError::invalid(
+            format!("cells[{i}]"),
+            "only a rewrite cell has a scope or reissues on promotion",
+        ));
+    }
     match c.action {
         Action::Rewrite if c.transforms.is_empty() => Err(LoadError::invalid(
             format!("cells[{i}]"),

@@ -99,12 +99,29 @@ fn a_transform_whose_output_is_the_cut_is_caught() {
         ),
         "{message}"
     );
+    // Finding 9 (issue 12): the counterexample is a real call, whose
+    // argument the table's own labeler gives the offending label.
+    let note = notes
+        .iter()
+        .find(|n| n.starts_with("counterexample: `web_search(q: "))
+        .unwrap_or_else(|| panic!("{notes:?}"));
     assert!(
-        notes
-            .iter()
-            .any(|n| n.starts_with("counterexample: `web_search(q: <sensitive>)` to `brave`")),
-        "{notes:?}"
+        note.contains("` (labelled <sensitive>) to `brave`"),
+        "{note}"
     );
+    let quoted = note
+        .strip_prefix("counterexample: `web_search(q: ")
+        .and_then(|rest| rest.split_once(")` (labelled"))
+        .map(|(v, _)| v)
+        .unwrap_or_else(|| panic!("{note}"));
+    let value: String = serde_json::from_str(quoted).unwrap_or_else(|e| panic!("{quoted}: {e}"));
+    let table = stpc_tests::lowering::compile_text("web.stpc", SOURCE, &CompileOptions::default());
+    let labeler = stpc_runtime::Labeler::new(table.table()).unwrap();
+    let labels = labeler.label("web_search", &serde_json::json!({ "q": value }), None, "");
+    let got = labels
+        .args
+        .and_then(|l| labeler.args_lattice().label_name(l));
+    assert_eq!(got, Some("sensitive"), "`{value}` labels {got:?}");
 }
 
 #[test]

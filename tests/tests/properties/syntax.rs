@@ -458,7 +458,22 @@ fn action() -> impl Strategy<Value = Action> {
         Just(Action::Allow(loc)),
         Just(Action::Block(loc)),
         Just(Action::Defer(loc)),
-        idents(3).prop_map(move |t| Action::Rewrite(t, loc)),
+        (
+            idents(3),
+            prop::option::of(ident()),
+            prop::option::of(prop_oneof![
+                Just(PromoteMode::Reuse),
+                Just(PromoteMode::Reissue)
+            ]),
+        )
+            .prop_map(move |(transforms, scope, promote)| Action::Rewrite(
+                Rewrite {
+                    transforms,
+                    scope,
+                    on_promote: promote.map(|m| (m, loc)),
+                },
+                loc
+            )),
         prop::option::of(ident()).prop_map(move |s| Action::Shadow(s, loc)),
     ]
 }
@@ -534,19 +549,31 @@ fn test_block() -> impl Strategy<Value = Test> {
         prop::collection::vec(event_clause(), 0..4),
         expect,
         prop::option::of(ident()),
+        prop::option::of(prop::collection::vec((ident(), value()), 0..3)),
+        prop::option::of(prop::collection::vec((ident(), ident()), 1..3)),
     )
-        .prop_map(|(name, tool, args, clauses, expect, expect_rule)| Test {
-            name,
-            tool,
-            args: args
-                .into_iter()
-                .map(|(name, value)| CallArg { name, value })
-                .collect(),
-            clauses,
-            expect,
-            expect_rule,
-            loc: Loc::default(),
-        })
+        .prop_map(
+            |(name, tool, args, clauses, expect, expect_rule, expect_to, expect_labels)| Test {
+                name,
+                tool,
+                args: args
+                    .into_iter()
+                    .map(|(name, value)| CallArg { name, value })
+                    .collect(),
+                clauses,
+                expect,
+                expect_rule,
+                expect_to: expect_to.map(|fields| {
+                    let fields = fields
+                        .into_iter()
+                        .map(|(name, value)| CallArg { name, value })
+                        .collect();
+                    (fields, Loc::default())
+                }),
+                expect_labels: expect_labels.map(|l| (l, Loc::default())),
+                loc: Loc::default(),
+            },
+        )
 }
 
 fn contract_stmt() -> impl Strategy<Value = ContractStmt> {
@@ -555,19 +582,30 @@ fn contract_stmt() -> impl Strategy<Value = ContractStmt> {
         Just(Audit {
             sinks: Vec::new(),
             raw_args: None,
+            withheld: Vec::new(),
             scrub_after_commit: false,
             none: true,
             loc,
         }),
-        (idents(2), prop::option::of(any::<bool>()), any::<bool>()).prop_map(
-            move |(sinks, raw_args, scrub_after_commit)| Audit {
-                sinks,
-                raw_args,
-                scrub_after_commit,
-                none: false,
-                loc,
-            }
-        ),
+        (
+            idents(2),
+            prop::option::of(any::<bool>()),
+            prop::collection::vec(
+                prop_oneof![Just(Withheld::Destination), Just(Withheld::Labels)],
+                0..3
+            ),
+            any::<bool>()
+        )
+            .prop_map(
+                move |(sinks, raw_args, withheld, scrub_after_commit)| Audit {
+                    sinks,
+                    raw_args,
+                    withheld: withheld.into_iter().map(|w| (w, loc)).collect(),
+                    scrub_after_commit,
+                    none: false,
+                    loc,
+                }
+            ),
     ];
     prop_oneof![
         (idents(3), any::<bool>()).prop_map(move |(names, extend)| {

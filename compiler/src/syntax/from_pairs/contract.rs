@@ -110,15 +110,30 @@ impl Builder {
                 let mut audit = Audit {
                     sinks: Vec::new(),
                     raw_args: None,
+                    withheld: Vec::new(),
                     scrub_after_commit: false,
                     none,
                     loc,
                 };
                 if let Some(to) = c.optional(Rule::audit_to) {
                     let mut tc = self.children(to);
-                    audit.sinks = self.ident_list(tc.expect(Rule::ident_list)?)?;
+                    let mut sc = self.children(tc.expect(Rule::audit_sinks)?);
+                    audit.sinks = self.idents(&mut sc)?;
+                    sc.finish()?;
                     if let Some(g) = tc.optional(Rule::raw_grant) {
                         audit.raw_args = Some(self.children(g).has_keyword(Rule::kw_with));
+                    }
+                    for w in tc.all(Rule::withhold) {
+                        let wloc = self.loc(&w);
+                        let mut wc = self.children(w);
+                        let what = self.children(wc.expect(Rule::withheld)?);
+                        let withheld = if what.has_keyword(Rule::kw_labels) {
+                            Withheld::Labels
+                        } else {
+                            Withheld::Destination
+                        };
+                        wc.finish()?;
+                        audit.withheld.push((withheld, wloc));
                     }
                     audit.scrub_after_commit = tc.optional(Rule::scrub).is_some();
                     tc.finish()?;
@@ -190,7 +205,34 @@ impl Builder {
             Rule::act_block => Action::Block(loc),
             Rule::act_defer => Action::Defer(loc),
             Rule::act_rewrite => {
-                Action::Rewrite(self.ident_list(ic.expect(Rule::ident_list)?)?, loc)
+                let scope = match ic.optional(Rule::rewrite_scope) {
+                    Some(p) => {
+                        let mut sc = self.children(p);
+                        let label = self.ident(sc.expect(Rule::ident)?)?;
+                        sc.finish()?;
+                        Some(label)
+                    }
+                    None => None,
+                };
+                let transforms = self.ident_list(ic.expect(Rule::ident_list)?)?;
+                let on_promote = match ic.optional(Rule::rewrite_promote) {
+                    Some(p) => {
+                        let ploc = self.loc(&p);
+                        let mut pc = self.children(p);
+                        let mode = self.promote_mode(pc.expect(Rule::promote_mode)?)?;
+                        pc.finish()?;
+                        Some((mode, ploc))
+                    }
+                    None => None,
+                };
+                Action::Rewrite(
+                    Rewrite {
+                        transforms,
+                        scope,
+                        on_promote,
+                    },
+                    loc,
+                )
             }
             Rule::act_shadow => Action::Shadow(
                 match ic.optional(Rule::ident) {

@@ -483,14 +483,8 @@ impl Builder {
                 Rule::on_promote => {
                     let ploc = self.loc(&p);
                     let mut sc = self.children(p);
-                    let mode = sc.expect(Rule::promote_mode)?;
+                    let mode = self.promote_mode(sc.expect(Rule::promote_mode)?)?;
                     sc.finish()?;
-                    let reuse = self.children(mode).has_keyword(Rule::kw_reuse);
-                    let mode = if reuse {
-                        PromoteMode::Reuse
-                    } else {
-                        PromoteMode::Reissue
-                    };
                     SubstituteStmt::OnPromote(mode, ploc)
                 }
                 _ => return Err(self.unexpected(&p, "a substitute")),
@@ -501,6 +495,16 @@ impl Builder {
             tool,
             stmts,
             loc,
+        })
+    }
+
+    /// `reuse` or `reissue` (after `on promote`, in a substitute or a rewrite).
+    pub(super) fn promote_mode(&self, pair: Pair<'_, Rule>) -> Result<PromoteMode> {
+        self.check(&pair, Rule::promote_mode)?;
+        Ok(if self.children(pair).has_keyword(Rule::kw_reuse) {
+            PromoteMode::Reuse
+        } else {
+            PromoteMode::Reissue
         })
     }
 

@@ -22,6 +22,20 @@ impl Builder {
         while let Some(p) = ec.next_any() {
             clauses.push(self.event_clause(p)?);
         }
+        let expect_labels = match c.optional(Rule::expect_labels) {
+            Some(p) => {
+                let lloc = self.loc(&p);
+                let mut lc = self.children(p);
+                let bindings = lc
+                    .all(Rule::label_binding)
+                    .into_iter()
+                    .map(|b| self.label_binding(b))
+                    .collect::<Result<Vec<_>>>()?;
+                lc.finish()?;
+                Some((bindings, lloc))
+            }
+            None => None,
+        };
         let mut xc = self.children(c.expect(Rule::expectation)?);
         let action_pair = xc.expect(Rule::expect_action)?;
         let ac = self.children(action_pair);
@@ -40,6 +54,22 @@ impl Builder {
             Some(p) => Some(self.ident(p)?),
             None => None,
         };
+        let expect_to = match xc.optional(Rule::expect_to) {
+            Some(p) => {
+                let tloc = self.loc(&p);
+                let mut tc = self.children(p);
+                let mut oc = self.children(tc.expect(Rule::object_value)?);
+                let fields = oc
+                    .all(Rule::call_arg)
+                    .into_iter()
+                    .map(|a| self.call_arg(a))
+                    .collect::<Result<Vec<_>>>()?;
+                oc.finish()?;
+                tc.finish()?;
+                Some((fields, tloc))
+            }
+            None => None,
+        };
         xc.finish()?;
         c.finish()?;
         Ok(Test {
@@ -49,6 +79,8 @@ impl Builder {
             clauses,
             expect,
             expect_rule,
+            expect_to,
+            expect_labels,
             loc,
         })
     }
@@ -97,6 +129,22 @@ impl Builder {
         })
     }
 
+    /// `field: label` or `destination: label`.
+    fn label_binding(&self, pair: Pair<'_, Rule>) -> Result<(Ident, Ident)> {
+        let bloc = self.loc(&pair);
+        let mut bc = self.children(pair);
+        let key = match bc.optional(Rule::kw_destination) {
+            Some(_) => Ident {
+                name: "destination".into(),
+                loc: bloc,
+            },
+            None => self.ident(bc.expect(Rule::ident)?)?,
+        };
+        let label = self.ident(bc.expect(Rule::ident)?)?;
+        bc.finish()?;
+        Ok((key, label))
+    }
+
     fn event_clause(&self, pair: Pair<'_, Rule>) -> Result<EventClause> {
         let rule = pair.as_rule();
         let mut c = self.children(pair.clone());
@@ -116,28 +164,12 @@ impl Builder {
                 self.number(c.expect(Rule::number)?)?,
                 self.ident(c.expect(Rule::ident)?)?,
             ),
-            Rule::ev_labels => {
-                let mut bindings = Vec::new();
-                for b in c.all(Rule::label_binding) {
-                    let bloc = self.loc(&b);
-                    let mut bc = self.children(b);
-                    let key = match bc.optional(Rule::kw_destination) {
-                        Some(_) => Ident {
-                            name: "destination".into(),
-                            loc: bloc,
-                        },
-                        None => self.ident(bc.expect(Rule::ident)?)?,
-                    };
-                    let key = Ident {
-                        loc: key.loc,
-                        ..key
-                    };
-                    let label = self.ident(bc.expect(Rule::ident)?)?;
-                    bc.finish()?;
-                    bindings.push((key, label));
-                }
-                EventClause::Labels(bindings)
-            }
+            Rule::ev_labels => EventClause::Labels(
+                c.all(Rule::label_binding)
+                    .into_iter()
+                    .map(|b| self.label_binding(b))
+                    .collect::<Result<Vec<_>>>()?,
+            ),
             _ => return Err(self.unexpected(&pair, "a test event")),
         };
         c.finish()?;
