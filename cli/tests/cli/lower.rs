@@ -97,7 +97,8 @@ fn an_unsound_contract_leaves_the_old_table_untouched() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
         stderr.contains("error[E0601]")
-            && stderr.contains("counterexample: `web_search(q: <sensitive>)`"),
+            && stderr.contains("counterexample: `web_search(q: \"")
+            && stderr.contains("(labelled <sensitive>)"),
         "{stderr}"
     );
     assert_eq!(

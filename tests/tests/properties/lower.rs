@@ -32,7 +32,7 @@ use stpc_runtime::decide::{Decision, LabelsIn, Query};
 use stpc_runtime::table::{Node, Table};
 use stpc_runtime::Decider;
 
-const PRELUDE: &str = r#"
+pub(crate) const PRELUDE: &str = r#"
 lattice ArgLabel for args { public < personal < sensitive < intent_revealing }
 lattice DestLabel for destination { public < internal < regulated }
 enum Mode { committed, speculative, prefetch }
@@ -54,10 +54,10 @@ labeler a for args { lexicon topics -> sensitive; fallback personal; }
 labeler d for destination { fallback regulated; }
 "#;
 
-const TOOLS: &[&str] = &["web", "docs", "mail"];
-const DESTS: &[&str] = &["search", "clinic", "notes"];
-const ARGS: &[&str] = &["public", "personal", "sensitive", "intent_revealing"];
-const DLABELS: &[&str] = &["public", "internal", "regulated"];
+pub(crate) const TOOLS: &[&str] = &["web", "docs", "mail"];
+pub(crate) const DESTS: &[&str] = &["search", "clinic", "notes"];
+pub(crate) const ARGS: &[&str] = &["public", "personal", "sensitive", "intent_revealing"];
+pub(crate) const DLABELS: &[&str] = &["public", "internal", "regulated"];
 const MODES: &[&str] = &["committed", "speculative", "prefetch"];
 const OPS: &[&str] = &["==", "!=", "<", "<=", ">", ">="];
 
@@ -126,7 +126,7 @@ fn guard(budget: bool) -> BoxedStrategy<String> {
         .boxed()
 }
 
-fn rule(budget: bool) -> BoxedStrategy<String> {
+pub(crate) fn rule(budget: bool) -> BoxedStrategy<String> {
     (0..5u8, guard(budget))
         .prop_map(|(a, g)| match a {
             0 => format!("block when {g};"),
@@ -138,7 +138,7 @@ fn rule(budget: bool) -> BoxedStrategy<String> {
         .boxed()
 }
 
-fn subset(names: &'static [&'static str]) -> impl Strategy<Value = Vec<&'static str>> {
+pub(crate) fn subset(names: &'static [&'static str]) -> impl Strategy<Value = Vec<&'static str>> {
     proptest::sample::subsequence(names, 1..=names.len())
 }
 

@@ -4,6 +4,7 @@
 
 mod check;
 mod diff;
+mod exposure;
 mod fmt;
 mod index;
 mod label;

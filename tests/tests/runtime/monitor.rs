@@ -1021,3 +1021,53 @@ fn a_rewrite_of_a_list_field_rewrites_each_element_and_keeps_the_list() {
     assert_eq!(d.action(), Action::Rewrite);
     assert_eq!(payload(d), json!({"tags": ["a topic", "a topic"]}));
 }
+
+/// Finding 7 (issue 12): std Rewrite scrubs a ghost call to a fixed generic
+/// value, and reissues it as committed, with its original arguments, when
+/// its branch is promoted; an abandoned branch reissues nothing.
+#[test]
+fn std_rewrite_reissues_a_promoted_ghost_as_committed() {
+    let compiled = stpc_tests::lowering::compile_text(
+        "r.stpc",
+        "contract r extends std::policies::rewrite {}\n",
+        &stpc_compiler::CompileOptions::default(),
+    );
+    assert!(compiled.codes().is_empty(), "{}", compiled.rendered());
+    let mut m = Monitor::new(
+        Arc::new(compiled.table().clone()),
+        Box::new(MemorySink::new()),
+    )
+    .unwrap();
+    m.begin_task("t").unwrap();
+    let q = "side effects of chemotherapy for breast cancer";
+    let ghost = |branch: &str| {
+        ProposedEvent::speculative(
+            "web_search",
+            "api.brave.com",
+            branch,
+            0.9,
+            json!({ "q": q }),
+        )
+    };
+    let d = m.submit(ghost("b1")).unwrap();
+    assert_eq!(
+        (d.action(), d.rule_name()),
+        (Action::Rewrite, "ghost_scrub")
+    );
+    let sent = payload(d);
+    assert_ne!(sent["q"], json!(q));
+    let d = m.submit(ghost("b2")).unwrap();
+    assert_eq!(d.action(), Action::Rewrite);
+    let promoted = m.promote("b1").unwrap();
+    assert_eq!(promoted.len(), 1, "{promoted:?}");
+    let Promoted::Decided(again) = &promoted[0] else {
+        panic!("{promoted:?}")
+    };
+    assert_eq!(
+        (again.action(), again.rule_name()),
+        (Action::Rewrite, "scrub")
+    );
+    // The abandoned ghost was dispatched rewritten; nothing of it remains.
+    m.abandon("b2").unwrap();
+    assert!(m.promote("b2").unwrap().is_empty());
+}
