@@ -1071,3 +1071,37 @@ fn std_rewrite_reissues_a_promoted_ghost_as_committed() {
     m.abandon("b2").unwrap();
     assert!(m.promote("b2").unwrap().is_empty());
 }
+
+/// Finding 8 (issue 12): std's audit policy withholds the destination and
+/// the labels of events that never left (deferred, then abandoned), and
+/// keeps them for a dispatched one.
+#[test]
+fn std_audit_records_of_ghosts_that_never_left_name_no_destination_or_labels() {
+    let compiled = stpc_tests::lowering::compile_text(
+        "n.stpc",
+        "contract n extends std::policies::no_spec {}\n",
+        &stpc_compiler::CompileOptions::default(),
+    );
+    assert!(compiled.codes().is_empty(), "{}", compiled.rendered());
+    let sink = MemorySink::new();
+    let audit = sink.handle();
+    let mut m = Monitor::new(Arc::new(compiled.table().clone()), Box::new(sink)).unwrap();
+    m.begin_task("t").unwrap();
+    let q = json!({ "q": "chemotherapy side effects" });
+    let ghost =
+        ProposedEvent::speculative("web_search", "api.brave.com", "b1", 0.9, q.clone());
+    assert_eq!(m.submit(ghost).unwrap().action(), Action::Defer);
+    m.abandon("b1").unwrap();
+    let committed = ProposedEvent::committed("web_search", "api.brave.com", q);
+    let d = m.submit(committed).unwrap();
+    assert!(matches!(d.action(), Action::Allow | Action::Rewrite), "{d:?}");
+    let recs = audit.records();
+    assert_eq!(recs.len(), 3, "{recs:?}");
+    for r in &recs[..2] {
+        assert_eq!(r.destination, stpc_runtime::monitor::WITHHELD, "{r:?}");
+        assert!(r.labels.is_empty() && r.arg_label.is_none() && r.dest_label.is_none(), "{r:?}");
+    }
+    assert_eq!(recs[1].stage, Stage::Abandoned);
+    assert_eq!(recs[2].destination, "brave");
+    assert!(!recs[2].labels.is_empty() && recs[2].arg_label.is_some());
+}
