@@ -1088,18 +1088,23 @@ fn std_audit_records_of_ghosts_that_never_left_name_no_destination_or_labels() {
     let mut m = Monitor::new(Arc::new(compiled.table().clone()), Box::new(sink)).unwrap();
     m.begin_task("t").unwrap();
     let q = json!({ "q": "chemotherapy side effects" });
-    let ghost =
-        ProposedEvent::speculative("web_search", "api.brave.com", "b1", 0.9, q.clone());
+    let ghost = ProposedEvent::speculative("web_search", "api.brave.com", "b1", 0.9, q.clone());
     assert_eq!(m.submit(ghost).unwrap().action(), Action::Defer);
     m.abandon("b1").unwrap();
     let committed = ProposedEvent::committed("web_search", "api.brave.com", q);
     let d = m.submit(committed).unwrap();
-    assert!(matches!(d.action(), Action::Allow | Action::Rewrite), "{d:?}");
+    assert!(
+        matches!(d.action(), Action::Allow | Action::Rewrite),
+        "{d:?}"
+    );
     let recs = audit.records();
     assert_eq!(recs.len(), 3, "{recs:?}");
     for r in &recs[..2] {
         assert_eq!(r.destination, stpc_runtime::monitor::WITHHELD, "{r:?}");
-        assert!(r.labels.is_empty() && r.arg_label.is_none() && r.dest_label.is_none(), "{r:?}");
+        assert!(
+            r.labels.is_empty() && r.arg_label.is_none() && r.dest_label.is_none(),
+            "{r:?}"
+        );
     }
     assert_eq!(recs[1].stage, Stage::Abandoned);
     assert_eq!(recs[2].destination, "brave");
