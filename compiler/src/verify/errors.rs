@@ -2,6 +2,7 @@
 
 use crate::diagnostics::{Code, Diagnostic};
 use crate::source::Span;
+use stpc_runtime::table::Subject;
 
 /// `E0601`: a forbidden label reaches an observer through a dispatch.
 pub(crate) struct Leak<'a> {
@@ -95,47 +96,38 @@ pub(crate) fn leak(
     }
 }
 
-/// `E0601`: the audit policy hands raw arguments to a sink a cut names.
+/// `E0601`: audit records give a sink a cut names what the cut forbids
+/// it: the raw arguments of committed events, or the destination of events
+/// that never left.
 pub(crate) fn audit_leak(
+    subject: Subject,
     cut: &str,
     sinks: &[String],
     span: Span,
     cut_span: Option<Span>,
     example: &str,
 ) -> Diagnostic {
-    let mut d = Diagnostic::new(
-        Code::E0601,
-        format!("the audit policy gives {} raw arguments labelled `{cut}`, which the cut `args >= {cut}` forbids", list(sinks)),
-    )
-    .primary(span, "raw arguments are recorded here");
+    let (message, primary, why, help) = match subject {
+        Subject::Args => (
+            format!("the audit policy gives {} raw arguments labelled `{cut}`, which the cut `args >= {cut}` forbids", list(sinks)),
+            "raw arguments are recorded here",
+            "`with raw args` records the raw arguments of every committed event, whatever its decision",
+            "audit `without raw args`, or remove the sink from the cut",
+        ),
+        Subject::Destination => (
+            format!("the audit policy tells {} destinations labelled `{cut}`, which the cut `destination >= {cut}` forbids", list(sinks)),
+            "every event's record names its destination",
+            "the record of a deferred, shadowed or blocked call is written though the call never left",
+            "audit `without destination unless dispatched`, or remove the sink from the cut",
+        ),
+    };
+    let mut d = Diagnostic::new(Code::E0601, message).primary(span, primary);
     if let Some(s) = cut_span {
         d = d.secondary(s, "the forbidden cut");
     }
     d.note(format!("counterexample: {example}"))
-        .note("`with raw args` records the raw arguments of every committed event, whatever its decision")
-        .help("audit `without raw args`, or remove the sink from the cut")
-}
-
-/// `E0601`: audit records of events that never left name a destination a
-/// destination cut forbids to a sink.
-pub(crate) fn audit_destination_leak(
-    cut: &str,
-    sinks: &[String],
-    span: Span,
-    cut_span: Option<Span>,
-    example: &str,
-) -> Diagnostic {
-    let mut d = Diagnostic::new(
-        Code::E0601,
-        format!("the audit policy tells {} destinations labelled `{cut}`, which the cut `destination >= {cut}` forbids", list(sinks)),
-    )
-    .primary(span, "every event's record names its destination");
-    if let Some(s) = cut_span {
-        d = d.secondary(s, "the forbidden cut");
-    }
-    d.note(format!("counterexample: {example}"))
-        .note("the record of a deferred, shadowed or blocked call is written though the call never left")
-        .help("audit `without destination unless dispatched`, or remove the sink from the cut")
+        .note(why)
+        .help(help)
 }
 
 /// `E0602`: a SHADOW substitute reaches an observer it must not.

@@ -103,7 +103,6 @@ fn run(cx: &Cx<'_>, already: &[Span], diagnostics: &mut Diagnostics) {
             fail_closed::check(cx, &prefixes, &mut below, &mut out);
             monotone::check(cx, &mut out);
             audit(cx, &mut out);
-            audit_destination(cx, &mut out);
             unreachable(cx, already, &mut out);
         }
         Err(defect) => out.push(errors::not_total(cx.name(), &describe(&defect), cx.span())),
@@ -380,85 +379,51 @@ fn soundness_pass(
     }
 }
 
-/// `E0601` for an audit policy that hands raw committed arguments to a sink
-/// an argument cut names: every committed event is audited, whatever its
-/// decision, so any event at or above the cut reaches the sink.
+/// `E0601` for an audit policy whose records give a sink a cut names what
+/// the cut forbids it. Every event is audited, whatever its decision:
+///
+/// - `with raw args` records the raw arguments of every committed event, so
+///   an argument cut that covers the committed mode is reached by any
+///   event at or above it;
+/// - unless the policy says `without destination unless dispatched`, the
+///   record of a deferred, shadowed or blocked call names its destination,
+///   so a destination cut is reached in any mode it covers. (Records of
+///   dispatched events are checked with the cells: a sink a cut names
+///   observes every dispatch.)
 fn audit(cx: &Cx<'_>, out: &mut Vec<Diagnostic>) {
     let t = cx.table;
-    if !t.audit.raw_args {
-        return;
-    }
-    let span = cx.audit_span();
-    // Only committed arguments are kept raw: a cut that does not cover the
-    // committed mode does not forbid them.
-    let committed = t.committed_mode();
-    for (i, cut) in t
-        .forbid
-        .iter()
-        .enumerate()
-        .filter(|(_, c)| c.subject == Subject::Args && c.covers(committed))
-    {
-        let sinks: Vec<String> = t
-            .audit
-            .sinks
-            .iter()
-            .filter(|o| cut.observers.contains(o))
-            .filter_map(|o| t.observers.get(*o as usize).map(|o| o.name.clone()))
-            .collect();
-        if sinks.is_empty() {
-            continue;
-        }
-        let mut coords = vec![None; t.dimensions.len()];
-        if let Some(slot) = coords.get_mut(point::MODE) {
-            *slot = t.committed_mode();
-        }
-        if let Some(slot) = coords.get_mut(point::ARG) {
-            *slot = Some(cut.label);
-        }
-        let label = t.lattices.args.label_name(cut.label).unwrap_or("?");
-        let cut_span = cx.forbid_span(i);
-        out.push(errors::audit_leak(
-            label,
-            &sinks,
-            span,
-            cut_span,
-            &point::render(&cx.examples, &coords),
-        ));
-    }
-}
-
-/// `E0601` for an audit policy that names the destination of events that
-/// never left to a sink a destination cut names. The auditor is an
-/// observer like any other: every event is audited, whatever its decision,
-/// so unless the policy says `without destination unless dispatched`, the
-/// record of a deferred, shadowed or blocked ghost call names a destination
-/// the cut forbids the sink to learn. (The records of dispatched events are
-/// checked with the cells: a sink a cut names observes every dispatch.)
-fn audit_destination(cx: &Cx<'_>, out: &mut Vec<Diagnostic>) {
-    let t = cx.table;
-    if t.audit.withhold_destination {
-        return;
-    }
-    let span = cx.audit_span();
     let modes = t.dimensions.get(point::MODE).map_or(0, |d| d.values.len());
-    for (i, cut) in t
-        .forbid
-        .iter()
-        .enumerate()
-        .filter(|(_, c)| c.subject == Subject::Destination)
-    {
+    let span = cx.audit_span();
+    for (i, cut) in t.forbid.iter().enumerate() {
+        // The mode of a record that carries the cut's subject, if any.
+        let (mode, dim) = match cut.subject {
+            Subject::Args if t.audit.raw_args => {
+                // Only committed arguments are kept raw.
+                let committed = t.committed_mode();
+                (
+                    cut.covers(committed).then_some(committed).flatten(),
+                    point::ARG,
+                )
+            }
+            Subject::Destination if !t.audit.withhold_destination => (
+                (0u32..).take(modes).find(|m| cut.covers(Some(*m))),
+                point::DLABEL,
+            ),
+            Subject::Args | Subject::Destination => continue,
+        };
+        let Some(mode) = mode else { continue };
         let sinks: Vec<String> = t
             .audit
             .sinks
             .iter()
             .filter(|o| cut.observers.contains(o))
             .filter_map(|o| t.observers.get(*o as usize))
-            .filter(|o| o.sees.iter().any(|c| c == "destination" || c == "audit"))
+            .filter(|o| {
+                cut.subject == Subject::Args
+                    || o.sees.iter().any(|c| c == "destination" || c == "audit")
+            })
             .map(|o| o.name.clone())
             .collect();
-        let Some(mode) = (0u32..).take(modes).find(|m| cut.covers(Some(*m))) else {
-            continue;
-        };
         if sinks.is_empty() {
             continue;
         }
@@ -466,12 +431,16 @@ fn audit_destination(cx: &Cx<'_>, out: &mut Vec<Diagnostic>) {
         if let Some(slot) = coords.get_mut(point::MODE) {
             *slot = Some(mode);
         }
-        if let Some(slot) = coords.get_mut(point::DLABEL) {
+        if let Some(slot) = coords.get_mut(dim) {
             *slot = Some(cut.label);
         }
-        let label = t.lattices.destination.label_name(cut.label).unwrap_or("?");
-        out.push(errors::audit_destination_leak(
-            label,
+        let lattice = match cut.subject {
+            Subject::Args => &t.lattices.args,
+            Subject::Destination => &t.lattices.destination,
+        };
+        out.push(errors::audit_leak(
+            cut.subject,
+            lattice.label_name(cut.label).unwrap_or("?"),
             &sinks,
             span,
             cx.forbid_span(i),

@@ -17,16 +17,15 @@
     reason = "test code: a failed expectation is a failed test"
 )]
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
 use proptest::prelude::*;
 use serde_json::{json, Value};
-use stpc_compiler::{Diagnostics, SourceMap};
+use stpc_compiler::Diagnostics;
 use stpc_runtime::table::{domain, Locality, Subject, Table};
 use stpc_runtime::{Decided, Labeler, MemorySink, Monitor, Outcome, Promoted, ProposedEvent};
 
-use super::lower::{rule, subset, ARGS, DESTS, DLABELS, PRELUDE, TOOLS};
+use super::lower::{build, rule, subset, ARGS, DESTS, DLABELS, PRELUDE, TOOLS};
 
 /// One cut: subject, label, observers, scoped to ghost calls or not.
 fn cut() -> impl Strategy<Value = String> {
@@ -79,18 +78,11 @@ fn contract() -> impl Strategy<Value = String> {
         })
 }
 
-/// The table of a contract that checks and verifies without an error.
+/// The table of a contract that checks, lowers and verifies without an
+/// error.
 fn verified(text: &str) -> Option<Table> {
-    let mut map = SourceMap::new();
-    let id = map.add("gen.stpc", text);
+    let (program, contract, table) = build(text)?;
     let mut d = Diagnostics::new();
-    let mut no_files = HashMap::<String, String>::new();
-    let program = stpc_compiler::check(&mut map, &[id], &mut no_files, &mut d);
-    if d.has_errors() {
-        return None;
-    }
-    let contract = program.contract("gen")?.clone();
-    let table = stpc_compiler::lower::lower(&program, &contract, &mut d)?;
     stpc_compiler::verify::verify(&program, &contract, &table, &mut d);
     (!d.has_errors()).then_some(table)
 }
@@ -199,20 +191,6 @@ fn leak(t: &Table, labeler: &Labeler, mode: &str, d: Decided) -> Result<(), Stri
     Ok(())
 }
 
-/// The table of a contract that checks and lowers, verified or not.
-fn lowered(text: &str) -> Option<Table> {
-    let mut map = SourceMap::new();
-    let id = map.add("gen.stpc", text);
-    let mut d = Diagnostics::new();
-    let mut no_files = HashMap::<String, String>::new();
-    let program = stpc_compiler::check(&mut map, &[id], &mut no_files, &mut d);
-    if d.has_errors() {
-        return None;
-    }
-    let contract = program.contract("gen")?.clone();
-    stpc_compiler::lower::lower(&program, &contract, &mut d)
-}
-
 /// Run `ops` through a monitor over `table`; the number of dispatches, or
 /// the first leak.
 fn run(table: Table, ops: &[Op]) -> Result<usize, String> {
@@ -291,7 +269,7 @@ fn the_exposure_property_has_teeth() {
                 }
             }
             None => {
-                if lowered(&text).is_some_and(|t| run(t, &ops).is_err()) {
+                if build(&text).is_some_and(|(_, _, t)| run(t, &ops).is_err()) {
                     caught += 1;
                 }
             }

@@ -180,7 +180,7 @@ fn contract() -> impl Strategy<Value = String> {
 }
 
 /// A checked program and its table, or `None` when the checker rejects it.
-fn build(text: &str) -> Option<(hir::Program, hir::Contract, Table)> {
+pub(crate) fn build(text: &str) -> Option<(hir::Program, hir::Contract, Table)> {
     let mut map = SourceMap::new();
     let id = map.add("gen.stpc", text);
     let mut d = Diagnostics::new();
