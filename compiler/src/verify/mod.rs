@@ -30,6 +30,7 @@
 
 mod cubes;
 mod errors;
+mod examples;
 mod fail_closed;
 mod monotone;
 mod point;
