@@ -14,12 +14,14 @@
 //! Word boundaries are ASCII (`(?-u:\b)`): every shape here begins and ends
 //! with ASCII, and an ASCII boundary keeps the expressions within the lazy
 //! DFA on any text (a Unicode `\b` sends non-ASCII text to a slower
-//! engine). One [`RegexSet`] of every kind finds, in one pass over a value,
-//! which kinds occur.
+//! engine). One [`PatternSet`] of every kind finds, in one pass over a
+//! value, which kinds occur.
 
 use std::sync::{Arc, OnceLock};
 
-use regex::{Regex, RegexSet};
+use regex::Regex;
+
+use crate::patterns::{self, PatternSet};
 
 use crate::table::EntityKind;
 
@@ -104,7 +106,7 @@ pub fn pattern(kind: EntityKind) -> &'static str {
 pub struct Recognisers {
     by_kind: [OnceLock<Option<Regex>>; EntityKind::ALL.len()],
     /// Every kind, in [`EntityKind::ALL`] order.
-    any: RegexSet,
+    any: PatternSet,
 }
 
 impl Recognisers {
@@ -115,7 +117,12 @@ impl Recognisers {
     ///
     /// A kind whose expression does not compile (a bug, caught by tests).
     pub fn new() -> Result<Recognisers, EntityKind> {
-        let any = RegexSet::new(EntityKind::ALL.map(pattern)).map_err(|_| EntityKind::ALL[0])?;
+        let limits = patterns::Limits {
+            nfa: 1 << 23,
+            cache: 1 << 21,
+        };
+        let any = PatternSet::new(&EntityKind::ALL.map(pattern), limits)
+            .map_err(|_| EntityKind::ALL[0])?;
         Ok(Recognisers {
             by_kind: std::array::from_fn(|_| OnceLock::new()),
             any,
@@ -138,11 +145,12 @@ impl Recognisers {
     /// pass.
     #[must_use]
     pub fn present(&self, text: &str) -> [bool; EntityKind::ALL.len()] {
-        let found = self.any.matches(text);
         let mut out = [false; EntityKind::ALL.len()];
-        for (i, slot) in out.iter_mut().enumerate() {
-            *slot = found.matched(i);
-        }
+        self.any.matches(text, |i| {
+            if let Some(slot) = out.get_mut(i) {
+                *slot = true;
+            }
+        });
         out
     }
 

@@ -27,6 +27,7 @@ pub mod error;
 pub mod event;
 pub mod label;
 pub mod monitor;
+pub mod patterns;
 pub mod signature;
 mod state;
 pub mod table;

@@ -6,7 +6,7 @@
 //! **Binding.** A table names its index by SHA-256 ([`crate::table::IndexRef`]),
 //! inside the content its digest (and so its signature) covers, so an index
 //! that was edited, truncated or written for another table is refused by
-//! [`load`]: a process either labels with exactly what the compiler built or
+//! [`check_named`]: a process either labels with exactly what the compiler built or
 //! builds it from the lexicons itself, never with something else.
 //!
 //! **Hostile bytes.** Even an index whose hash matches is decoded with
@@ -143,14 +143,19 @@ pub(crate) fn encode(terms: &TermIndex, parts: &TermIndex) -> Vec<u8> {
     w.out
 }
 
-/// Decodes and checks an index for `table`.
-///
-/// # Errors
-///
-/// [`LoadError::Index`] when the table names no index, the bytes' SHA-256
-/// is not the one the table names, or the bytes do not decode into indexes
-/// that are consistent with the table's lexicons.
-pub(crate) fn load(table: &Table, bytes: &[u8]) -> Result<(TermIndex, TermIndex), LoadError> {
+/// Decodes an index for `table`: `Err` ([`LoadError::Index`]) when the
+/// bytes do not decode into indexes consistent with the table. Never panics or loops on
+/// any bytes, so a loader may decode before (or while) [`check_named`]
+/// runs, as long as it uses nothing decoded unless both succeed.
+pub(crate) fn decode_for(table: &Table, bytes: &[u8]) -> Result<(TermIndex, TermIndex), LoadError> {
+    decode(table, bytes).ok_or(LoadError::Index(
+        "it does not decode into indexes consistent with the table",
+    ))
+}
+
+/// Binds the bytes to the table: `Err` ([`LoadError::Index`]) when the
+/// table names no index or another one (its length or SHA-256 differ).
+pub(crate) fn check_named(table: &Table, bytes: &[u8]) -> Result<(), LoadError> {
     let Some(named) = &table.index else {
         return Err(LoadError::Index("the table names no index"));
     };
@@ -159,9 +164,7 @@ pub(crate) fn load(table: &Table, bytes: &[u8]) -> Result<(TermIndex, TermIndex)
             "its SHA-256 is not the one the table names (it was written for another table, edited or truncated)",
         ));
     }
-    decode(table, bytes).ok_or(LoadError::Index(
-        "it does not decode into indexes consistent with the table",
-    ))
+    Ok(())
 }
 
 fn decode(table: &Table, bytes: &[u8]) -> Option<(TermIndex, TermIndex)> {

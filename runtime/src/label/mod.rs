@@ -13,9 +13,9 @@
 //! - `terms` and `parts` (words, folded, with endings, compounds and one
 //!   typo; or parts of words): one automaton per mode over the folded text
 //!   ([`terms`], [`text`]);
-//! - `pattern`: every expression in one `RegexSet`, so a string is scanned
-//!   once; the lazy DFA gets a cache large enough for the whole set, so it
-//!   never falls back to the slower engines on long values;
+//! - `pattern`: every expression in one [`PatternSet`], so a string is
+//!   scanned once; the lazy DFA gets a cache large enough for the whole
+//!   set and never gives up on long values;
 //! - `entity`: the hand-written recognisers of [`crate::entity`];
 //! - `address` globs: a two-metacharacter matcher ([`crate::address`]).
 //!
@@ -51,11 +51,12 @@ pub mod text;
 mod trie;
 
 use aho_corasick::{AhoCorasick, MatchKind};
-use regex::{Regex, RegexSet};
+use regex::Regex;
 use serde::Serialize;
 use serde_json::Value;
 
 use crate::address;
+use crate::patterns::{self, PatternSet};
 use std::sync::Arc;
 
 use crate::entity::Recognisers;
@@ -243,7 +244,7 @@ pub struct Labeler {
     /// Entries of `parts` conditions.
     parts: TermIndex,
     /// Every `pattern` condition of both labelers.
-    patterns: Option<RegexSet>,
+    patterns: Option<PatternSet>,
     pattern_text: Vec<String>,
     lexicon_names: Vec<String>,
     /// Every lexicon's phrases, for explanations.
@@ -440,42 +441,48 @@ impl Labeler {
                     .map_err(|_| LoadError::BadLexicon { lexicon: 0 })?,
             )
         };
-        let patterns = if b.patterns.is_empty() {
-            None
-        } else {
-            let built = regex::RegexSetBuilder::new(b.patterns.iter().map(|(p, _)| p))
-                .size_limit(limits::PATTERN_SET_SIZE)
-                .dfa_size_limit(limits::PATTERN_DFA_CACHE)
-                .build();
-            // Each pattern is compiled once, in the set; only when the set
-            // fails is each compiled alone, so the error names the rule.
-            match built {
-                Ok(set) => Some(set),
-                Err(_) => {
-                    let (labeler, rule) = b
-                        .patterns
-                        .iter()
-                        .find(|(p, _)| {
-                            regex::RegexBuilder::new(p)
-                                .size_limit(limits::PATTERN_SIZE)
-                                .build()
-                                .is_err()
-                        })
-                        .map_or(("args", 0), |(_, at)| *at);
-                    return Err(LoadError::BadPattern { labeler, rule });
-                }
+        // Start-up on two cores: a second thread hashes the index (to bind
+        // it to the table) and compiles the regular expressions (the
+        // table's patterns, the process's entity set) while this one
+        // decodes the index or builds the lexicon automata. Nothing decoded
+        // is used unless the hash matched. Without a thread to spare, one
+        // after the other.
+        let expressions = || {
+            if let Some(bytes) = index {
+                index::check_named(table, bytes)?;
             }
+            let patterns = compile_patterns(&b.patterns)?;
+            let entities = Recognisers::shared().map_err(|_| {
+                LoadError::invalid("entity recognisers", "failed to compile (a runtime bug)")
+            })?;
+            Ok::<_, LoadError>((patterns, entities))
         };
-        let entities = Recognisers::shared().map_err(|_| {
-            LoadError::invalid("entity recognisers", "failed to compile (a runtime bug)")
-        })?;
-        let (terms, parts) = match index {
-            Some(bytes) => index::load(table, bytes)?,
-            None => (
+        let automata = || match index {
+            Some(bytes) => index::decode_for(table, bytes),
+            None => Ok((
                 TermIndex::new(&table.lexicons, &b.terms, Mode::Words)?,
                 TermIndex::new(&table.lexicons, &b.parts, Mode::Parts)?,
-            ),
+            )),
         };
+        let (expressions, automata) = std::thread::scope(|s| {
+            match std::thread::Builder::new().spawn_scoped(s, expressions) {
+                Ok(helper) => {
+                    let automata = automata();
+                    let expressions = helper.join().unwrap_or_else(|_| {
+                        Err(LoadError::invalid(
+                            "labeler patterns",
+                            "compiling them failed (a runtime bug)",
+                        ))
+                    });
+                    (expressions, automata)
+                }
+                Err(_) => (expressions(), automata()),
+            }
+        });
+        // The helper's error first: a refused index is reported as
+        // refused even when its bytes also fail to decode.
+        let (patterns, entities) = expressions?;
+        let (terms, parts) = automata?;
         Ok(Labeler {
             exact,
             exact_entry_of,
@@ -963,11 +970,12 @@ impl Labeler {
         facts.s.patterns.clear();
         facts.s.patterns.resize(self.pattern_text.len(), false);
         if let Some(set) = &self.patterns {
-            for i in set.matches(facts.text).iter() {
-                if let Some(slot) = facts.s.patterns.get_mut(i) {
+            let found = &mut facts.s.patterns;
+            set.matches(facts.text, |i| {
+                if let Some(slot) = found.get_mut(i) {
                     *slot = true;
                 }
-            }
+            });
         }
     }
 
@@ -1184,6 +1192,34 @@ impl<'t, 's> Facts<'t, 's> {
         ls.iter()
             .any(|l| flags.get(*l as usize).is_some_and(|f| f & want != 0))
     }
+}
+
+/// The set of a table's `pattern` conditions, `None` when it has none.
+/// Each pattern is compiled once, in the set; only when the set fails is
+/// each compiled alone, so the error names the rule.
+fn compile_patterns(
+    patterns: &[(String, (&'static str, usize))],
+) -> Result<Option<PatternSet>, LoadError> {
+    if patterns.is_empty() {
+        return Ok(None);
+    }
+    let texts: Vec<&str> = patterns.iter().map(|(p, _)| p.as_str()).collect();
+    let sizes = patterns::Limits {
+        nfa: limits::PATTERN_SET_SIZE,
+        cache: limits::PATTERN_DFA_CACHE,
+    };
+    PatternSet::new(&texts, sizes).map(Some).map_err(|_| {
+        let (labeler, rule) = patterns
+            .iter()
+            .find(|(p, _)| {
+                regex::RegexBuilder::new(p)
+                    .size_limit(limits::PATTERN_SIZE)
+                    .build()
+                    .is_err()
+            })
+            .map_or(("args", 0), |(_, at)| *at);
+        LoadError::BadPattern { labeler, rule }
+    })
 }
 
 /// Every lexicon's phrases in one string, with each lexicon's entry ranges.

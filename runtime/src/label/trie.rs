@@ -264,8 +264,10 @@ impl Automaton {
         if !a.consistent() {
             return None;
         }
+        // Derived from checked links, so in bounds by construction; the
+        // rows alone are checked again rather than every array.
         a.build_dense()?;
-        a.consistent().then_some(a)
+        a.dense_consistent().then_some(a)
     }
 
     /// The invariants [`Automaton::new`] establishes: every array has one
@@ -284,9 +286,9 @@ impl Automaton {
                 && self.out_start.is_empty()
                 && self.out.is_empty();
         }
-        let Ok(n32) = u32::try_from(n) else {
+        if u32::try_from(n).is_err() {
             return false;
-        };
+        }
         let per_node = [&self.dense_row, &self.fail, &self.dict, &self.report];
         if per_node.iter().any(|v| v.len() != n)
             || self.first_child.len() != n + 1
@@ -295,7 +297,6 @@ impl Automaton {
         {
             return false;
         }
-        let rows = self.dense.len() / 256;
         let monotone = |v: &[u32], last: usize| {
             v.windows(2).all(|w| w.first() <= w.get(1))
                 && v.last().is_some_and(|&x| x as usize <= last)
@@ -309,8 +310,7 @@ impl Automaton {
         // node to a shallower one.
         let fails_up =
             self.fail.first() == Some(&0) && (0u32..).zip(&self.fail).skip(1).all(|(s, &f)| f < s);
-        self.dense.iter().all(|&c| c < n32)
-            && self.dense_row.iter().all(|&r| (r as usize) <= rows)
+        self.dense_consistent()
             && monotone(&self.first_child, n)
             && monotone(&self.out_start, self.out.len())
             && self
@@ -321,6 +321,17 @@ impl Automaton {
             && below(&self.dict, true)
             && below(&self.report, false)
             && self.out.iter().all(|&p| (p as usize) < self.len.len())
+    }
+
+    /// The part of [`Automaton::consistent`] about the dense rows: every
+    /// transition names a node, every row reference a row.
+    fn dense_consistent(&self) -> bool {
+        let n = self.byte.len();
+        let rows = self.dense.len() / 256;
+        self.dense.len() % 256 == 0
+            && self.dense_row.len() == n
+            && self.dense.iter().all(|&c| (c as usize) < n)
+            && self.dense_row.iter().all(|&r| (r as usize) <= rows)
     }
 
     /// Whether the automaton reports pattern ids below `n` exactly (one
