@@ -20,6 +20,7 @@ use std::sync::Arc;
 use serde_json::{json, Value};
 use stpc_runtime::audit::{AuditRecord, AuditSink, JsonLinesSink};
 use stpc_runtime::error::AuditError;
+use stpc_runtime::label::index::Index;
 use stpc_runtime::{Decided, Engine, Monitor, Outcome as RtOutcome, Promoted, Table};
 use stpc_tables::event::{self, EventInput, NamedLabels};
 
@@ -105,17 +106,72 @@ pub fn index_path(table: &std::path::Path) -> std::path::PathBuf {
 /// engine is then built from the lexicons, the same engine more slowly,
 /// and a refused index is reported on standard error.
 pub fn engine(table: Table, path: &str) -> Result<Engine, String> {
+    let beside = table.index.is_some() && path != "-";
+    engine_from(table, path, || if beside { read_index(path) } else { None })
+}
+
+/// The table at `path`, checked as [`load_checked`] checks it, and its
+/// engine, as [`engine`] builds it. Start-up on two cores: a second thread
+/// compiles the process's entity recognisers and reads and decodes the
+/// labeler index beside the table while this one reads and checks the
+/// table (about half of a one-event `stpc decide` each); the index is used
+/// only if it is the one the checked table names.
+pub fn load_engine(
+    path: &str,
+    trust: &crate::sign::TrustArgs,
+    verify: bool,
+) -> Result<Engine, String> {
+    if path == "-" {
+        return engine(load_checked(path, trust, verify)?, path);
+    }
+    let preload = move || {
+        let _ = stpc_runtime::entity::Recognisers::shared();
+        read_index(path)
+    };
+    std::thread::scope(|s| {
+        let helper = std::thread::Builder::new().spawn_scoped(s, preload);
+        let table = load_checked(path, trust, verify)?;
+        match helper {
+            // A helper that panicked (a runtime bug) leaves no index: the
+            // engine is built from the lexicons.
+            Ok(h) => engine_from(table, path, || h.join().ok().flatten()),
+            Err(_) => engine(table, path),
+        }
+    })
+}
+
+/// The labeler index beside the table at `path`, decoded; `None` when
+/// there is no file to read.
+fn read_index(path: &str) -> Option<Result<Index, stpc_runtime::LoadError>> {
+    let bytes = std::fs::read(index_path(std::path::Path::new(path))).ok()?;
+    Some(Index::decode(&bytes))
+}
+
+/// [`engine`] with the index beside `path` from `index` (`None`: there is
+/// no readable file), called while the labeler's expressions compile.
+fn engine_from(
+    table: Table,
+    path: &str,
+    index: impl FnOnce() -> Option<Result<Index, stpc_runtime::LoadError>>,
+) -> Result<Engine, String> {
+    use stpc_runtime::LoadError;
     let table = Arc::new(table);
-    if table.index.is_some() && path != "-" {
-        let ix = index_path(std::path::Path::new(path));
-        if let Ok(bytes) = std::fs::read(&ix) {
-            match Engine::with_index(Arc::clone(&table), &bytes) {
-                Ok(engine) => return Ok(engine),
-                Err(e) => crate::errln!(
-                    "warning: the labeler index `{}` is not used ({e}); building it from the table",
-                    ix.display()
-                ),
-            }
+    if table.index.is_some() {
+        let mut missing = false;
+        let built = Engine::with_index_from(Arc::clone(&table), || {
+            index().unwrap_or_else(|| {
+                missing = true;
+                Err(LoadError::Index("there is no index file beside the table"))
+            })
+        });
+        match built {
+            Ok(engine) => return Ok(engine),
+            Err(LoadError::Index(_)) if missing => {}
+            Err(e @ LoadError::Index(_)) => crate::errln!(
+                "warning: the labeler index `{}` is not used ({e}); building it from the table",
+                index_path(std::path::Path::new(path)).display()
+            ),
+            Err(e) => return Err(format!("cannot compile the table: {e}")),
         }
     }
     Engine::new(table).map_err(|e| format!("cannot compile the table: {e}"))
@@ -181,12 +237,10 @@ pub fn table_or_contract(
 /// A monitor over the table with a stub for every declared substitute (the
 /// CLI has no real ones: the stub's result names the substitute).
 fn monitor(
-    table: Table,
-    path: &str,
+    engine: Engine,
     audit: Option<&str>,
     limits: stpc_runtime::Limits,
 ) -> Result<Monitor, String> {
-    let engine = engine(table, path)?;
     let sink: Box<dyn AuditSink + Send> = match audit {
         Some(path) => Box::new(
             JsonLinesSink::open(path)
@@ -402,8 +456,8 @@ pub fn run(global: &Global, args: DecideArgs) -> Outcome {
         );
         return Outcome::Failure;
     }
-    let table = match load_checked(&args.table, &args.trust, args.verify_on_load) {
-        Ok(t) => t,
+    let engine = match load_engine(&args.table, &args.trust, args.verify_on_load) {
+        Ok(e) => e,
         Err(message) => {
             output::fail(global, &message);
             return Outcome::Failure;
@@ -413,7 +467,7 @@ pub fn run(global: &Global, args: DecideArgs) -> Outcome {
         deferred: args.max_deferred,
         shadowed: args.max_shadowed,
     };
-    let monitor = match monitor(table, &args.table, args.audit.as_deref(), limits) {
+    let monitor = match monitor(engine, args.audit.as_deref(), limits) {
         Ok(m) => m,
         Err(message) => {
             output::fail(global, &message);

@@ -146,10 +146,7 @@ pub(crate) fn load_engine(
     trust: &crate::sign::TrustArgs,
     verify_on_load: bool,
 ) -> Result<Arc<Engine>, String> {
-    let table = crate::decide::load_checked(path, trust, verify_on_load)?;
-    crate::decide::engine(table, path)
-        .map(Arc::new)
-        .map_err(|e| format!("cannot load table `{path}`: {e}"))
+    crate::decide::load_engine(path, trust, verify_on_load).map(Arc::new)
 }
 
 /// A gateway's substitutes, by name.

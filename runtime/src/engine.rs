@@ -1,7 +1,8 @@
 //! A loaded table with everything compiled that evaluation needs: the
-//! [`Decider`]'s lookups, the [`Labeler`]'s matchers, the date shapes of the
-//! rewriter, and the forbidden cut per mode and destination as a dense
-//! `mode × destination × label` matrix.
+//! [`Decider`]'s lookups, the [`Labeler`]'s matchers, and the forbidden cut
+//! per mode and destination as a dense `mode × destination × label` matrix.
+//! The rewriter's date shapes do not depend on the table: they are compiled
+//! once per process, on the first rewrite (or by [`Engine::warm_up`]).
 //!
 //! An `Engine` is immutable and `Send + Sync`; many monitors (one per agent
 //! session) can share one behind an `Arc`.
@@ -69,7 +70,6 @@ pub struct Engine {
     table: Arc<Table>,
     decider: Decider,
     labeler: Arc<Labeler>,
-    rewriter: Arc<Rewriter>,
     /// `forbidden[m][d][l]`: in mode `m`, argument label `l` may not reach destination `d`'s
     /// external observers; the last row of each mode is the unknown
     /// destination, the last mode an unknown mode.
@@ -124,6 +124,34 @@ impl Engine {
         Engine::with_labeler(table, labeler)
     }
 
+    /// [`Engine::with_index`] with the index decoded by `index`
+    /// ([`crate::label::index::Index::decode`]), called while the
+    /// labeler's regular expressions compile on a second thread: a loader
+    /// decodes the index on a thread of its own while the table is still
+    /// being read and checked, and passes a function that joins it, as
+    /// `stpc decide` does.
+    ///
+    /// # Errors
+    ///
+    /// What `index` returns; otherwise as [`Engine::with_index`].
+    pub fn with_index_from(
+        table: Arc<Table>,
+        index: impl FnOnce() -> Result<crate::label::index::Index, LoadError>,
+    ) -> Result<Engine, LoadError> {
+        let labeler = Arc::new(Labeler::with_index_from(&table, index)?);
+        Engine::with_labeler(table, labeler)
+    }
+
+    /// Compiles what every engine of this process shares and no table
+    /// changes (the entity recognisers, the rewrite shapes), unless done
+    /// already: a loader with a spare thread calls it there while the
+    /// table loads, so that building the first engine does not wait for
+    /// it. Calling it is never needed, and never harmful.
+    pub fn warm_up() {
+        let _ = crate::entity::Recognisers::shared();
+        let _ = Rewriter::shared();
+    }
+
     /// Like [`Engine::new`], but reuses `other`'s labeler when the two
     /// tables label alike (same lexicons, labelers, lattices, tools,
     /// destinations and transforms), as the std policies do: a process that
@@ -156,8 +184,6 @@ impl Engine {
     }
 
     fn with_labeler(table: Arc<Table>, labeler: Arc<Labeler>) -> Result<Engine, LoadError> {
-        let rewriter = Rewriter::shared()
-            .ok_or_else(|| LoadError::invalid("rewriter", "failed to compile (a runtime bug)"))?;
         let committed = table.committed_mode().ok_or_else(|| {
             LoadError::invalid(
                 "dimensions[2]",
@@ -168,7 +194,6 @@ impl Engine {
         Ok(Engine {
             decider: Decider::new(Arc::clone(&table)),
             labeler,
-            rewriter,
             forbidden,
             committed,
             table,
@@ -259,6 +284,18 @@ impl Engine {
         };
         let decl = tool.and_then(|t| self.table.tools.get(t as usize));
         let tool_name = decl.map_or("", |d| d.name.as_str());
+        // Compiled on the first rewrite of the process; should it ever
+        // fail (a runtime bug: tests compile it), nothing is rewritten and
+        // every field the rewrite was for stays insufficient.
+        let Some(rewriter) = Rewriter::shared() else {
+            let fields = labels
+                .fields
+                .iter()
+                .filter(|(_, l)| self.is_forbidden(mode, destination, Some(*l)) || in_scope(*l))
+                .map(|(n, _)| n.clone())
+                .collect();
+            return Rewritten::Insufficient { fields };
+        };
         let mut out = map.clone();
         let mut changed = Vec::new();
         let mut applied: BTreeMap<String, Vec<String>> = BTreeMap::new();
@@ -277,7 +314,7 @@ impl Engine {
                 .filter_map(|t| self.table.transforms.get(*t as usize))
             {
                 if transform::fits(&tr.applies_to, ty) {
-                    transform::apply(&self.table, &self.labeler, &self.rewriter, tr, v);
+                    transform::apply(&self.table, &self.labeler, &rewriter, tr, v);
                     applied
                         .entry(name.clone())
                         .or_default()

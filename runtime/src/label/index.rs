@@ -6,7 +6,7 @@
 //! **Binding.** A table names its index by SHA-256 ([`crate::table::IndexRef`]),
 //! inside the content its digest (and so its signature) covers, so an index
 //! that was edited, truncated or written for another table is refused by
-//! [`check_named`]: a process either labels with exactly what the compiler built or
+//! [`Index::bind`]: a process either labels with exactly what the compiler built or
 //! builds it from the lexicons itself, never with something else.
 //!
 //! **Hostile bytes.** Even an index whose hash matches is decoded with
@@ -143,39 +143,75 @@ pub(crate) fn encode(terms: &TermIndex, parts: &TermIndex) -> Vec<u8> {
     w.out
 }
 
-/// Decodes an index for `table`: `Err` ([`LoadError::Index`]) when the
-/// bytes do not decode into indexes consistent with the table. Never panics or loops on
-/// any bytes, so a loader may decode before (or while) [`check_named`]
-/// runs, as long as it uses nothing decoded unless both succeed.
-pub(crate) fn decode_for(table: &Table, bytes: &[u8]) -> Result<(TermIndex, TermIndex), LoadError> {
-    decode(table, bytes).ok_or(LoadError::Index(
-        "it does not decode into indexes consistent with the table",
-    ))
+/// A labeler index decoded from its bytes and hashed, not yet bound to a
+/// table: what a loader can prepare on a spare thread while the table
+/// itself is still being parsed and checked (the index does not depend on
+/// it), then hand to [`crate::Engine::with_decoded_index`]. Nothing in it
+/// is used unless [`Index::bind`] finds it is the index the table names.
+#[derive(Debug)]
+pub struct Index {
+    sha256: String,
+    bytes: u64,
+    terms: TermIndex,
+    parts: TermIndex,
 }
 
-/// Binds the bytes to the table: `Err` ([`LoadError::Index`]) when the
-/// table names no index or another one (its length or SHA-256 differ).
-pub(crate) fn check_named(table: &Table, bytes: &[u8]) -> Result<(), LoadError> {
-    let Some(named) = &table.index else {
-        return Err(LoadError::Index("the table names no index"));
-    };
-    if u64::try_from(bytes.len()).ok() != Some(named.bytes) || sha256_hex(bytes) != named.sha256 {
-        return Err(LoadError::Index(
-            "its SHA-256 is not the one the table names (it was written for another table, edited or truncated)",
-        ));
+impl Index {
+    /// Decodes index bytes (as `stpc compile` writes them beside a table)
+    /// and hashes them. Never panics or loops on any bytes.
+    ///
+    /// # Errors
+    ///
+    /// [`LoadError::Index`] when the bytes do not decode into indexes
+    /// whose automata keep their invariants (see `Automaton::read`).
+    pub fn decode(bytes: &[u8]) -> Result<Index, LoadError> {
+        let (terms, parts) = decode(bytes).ok_or(LoadError::Index(
+            "it does not decode into a labeler index of this runtime",
+        ))?;
+        Ok(Index {
+            sha256: sha256_hex(bytes),
+            bytes: u64::try_from(bytes.len()).unwrap_or(u64::MAX),
+            terms,
+            parts,
+        })
     }
-    Ok(())
+
+    /// The `terms` and `parts` indexes, if this is the index `table`
+    /// names (same length and SHA-256) and every entry it reports exists
+    /// in the table's lexicons.
+    ///
+    /// # Errors
+    ///
+    /// [`LoadError::Index`] when the table names no index or another one
+    /// (it was written for another table, edited or truncated), or the
+    /// index names entries the lexicons do not have.
+    pub(crate) fn bind(self, table: &Table) -> Result<(TermIndex, TermIndex), LoadError> {
+        let Some(named) = &table.index else {
+            return Err(LoadError::Index("the table names no index"));
+        };
+        if named.bytes != self.bytes || named.sha256 != self.sha256 {
+            return Err(LoadError::Index(
+                "its SHA-256 is not the one the table names (it was written for another table, edited or truncated)",
+            ));
+        }
+        if !(self.terms.fits(&table.lexicons) && self.parts.fits(&table.lexicons)) {
+            return Err(LoadError::Index(
+                "it names lexicon entries the table does not have",
+            ));
+        }
+        Ok((self.terms, self.parts))
+    }
 }
 
-fn decode(table: &Table, bytes: &[u8]) -> Option<(TermIndex, TermIndex)> {
+fn decode(bytes: &[u8]) -> Option<(TermIndex, TermIndex)> {
     let body = bytes.strip_prefix(MAGIC)?;
     let mut r = Reader { rest: body };
     let version: [u8; 4] = r.take(4)?.try_into().ok()?;
     if u32::from_le_bytes(version) != VERSION {
         return None;
     }
-    let terms = TermIndex::read(&mut r, &table.lexicons)?;
-    let parts = TermIndex::read(&mut r, &table.lexicons)?;
+    let terms = TermIndex::read(&mut r)?;
+    let parts = TermIndex::read(&mut r)?;
     r.rest.is_empty().then_some((terms, parts))
 }
 

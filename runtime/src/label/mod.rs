@@ -366,6 +366,16 @@ impl Builder<'_> {
     }
 }
 
+/// Where a labeler's `terms` and `parts` automata come from.
+enum Source<'a> {
+    /// Index bytes, decoded (and hashed) while the labeler builds.
+    Bytes(&'a [u8]),
+    /// An index that a function returns (decoded beforehand, or on
+    /// another thread that the function joins), called on the building
+    /// thread while the second one compiles the expressions.
+    Later(Box<dyn FnOnce() -> Result<index::Index, LoadError> + 'a>),
+}
+
 impl Labeler {
     /// Compile the labeler rules of a table.
     ///
@@ -386,10 +396,26 @@ impl Labeler {
     /// [`LoadError::Index`] if the table names no index or `index` is not
     /// the one it names (see [`index`]); otherwise as [`Labeler::new`].
     pub fn with_index(table: &Table, index: &[u8]) -> Result<Labeler, LoadError> {
-        Labeler::build(table, Some(index))
+        Labeler::build(table, Some(Source::Bytes(index)))
     }
 
-    fn build(table: &Table, index: Option<&[u8]>) -> Result<Labeler, LoadError> {
+    /// [`Labeler::with_index`] with the index decoded by `index`
+    /// ([`index::Index::decode`]), called while the labeler's regular
+    /// expressions compile on a second thread: a loader that decodes the
+    /// index on a thread of its own while the table loads passes a function
+    /// that joins that thread.
+    ///
+    /// # Errors
+    ///
+    /// What `index` returns; otherwise as [`Labeler::with_index`].
+    pub fn with_index_from(
+        table: &Table,
+        index: impl FnOnce() -> Result<index::Index, LoadError>,
+    ) -> Result<Labeler, LoadError> {
+        Labeler::build(table, Some(Source::Later(Box::new(index))))
+    }
+
+    fn build(table: &Table, index: Option<Source<'_>>) -> Result<Labeler, LoadError> {
         let n = table.lexicons.len();
         let mut b = Builder {
             table,
@@ -441,28 +467,31 @@ impl Labeler {
                     .map_err(|_| LoadError::BadLexicon { lexicon: 0 })?,
             )
         };
-        // Start-up on two cores: a second thread hashes the index (to bind
-        // it to the table) and compiles the regular expressions (the
-        // table's patterns, the process's entity set) while this one
-        // decodes the index or builds the lexicon automata. Nothing decoded
-        // is used unless the hash matched. Without a thread to spare, one
-        // after the other.
+        // Start-up on two cores: a second thread compiles the regular
+        // expressions (the table's patterns, the process's entity set)
+        // while this one decodes and hashes the index, or builds the
+        // lexicon automata. Nothing decoded is used unless the index is the
+        // one the table names (`Index::bind`). Without a thread to spare,
+        // one after the other.
         let expressions = || {
-            if let Some(bytes) = index {
-                index::check_named(table, bytes)?;
-            }
             let patterns = compile_patterns(&b.patterns)?;
             let entities = Recognisers::shared().map_err(|_| {
                 LoadError::invalid("entity recognisers", "failed to compile (a runtime bug)")
             })?;
             Ok::<_, LoadError>((patterns, entities))
         };
-        let automata = || match index {
-            Some(bytes) => index::decode_for(table, bytes),
-            None => Ok((
-                TermIndex::new(&table.lexicons, &b.terms, Mode::Words)?,
-                TermIndex::new(&table.lexicons, &b.parts, Mode::Parts)?,
-            )),
+        let automata = || {
+            let decoded = match index {
+                Some(Source::Bytes(bytes)) => index::Index::decode(bytes),
+                Some(Source::Later(index)) => index(),
+                None => {
+                    return Ok((
+                        TermIndex::new(&table.lexicons, &b.terms, Mode::Words)?,
+                        TermIndex::new(&table.lexicons, &b.parts, Mode::Parts)?,
+                    ))
+                }
+            };
+            decoded?.bind(table)
         };
         let (expressions, automata) = std::thread::scope(|s| {
             match std::thread::Builder::new().spawn_scoped(s, expressions) {
@@ -479,10 +508,9 @@ impl Labeler {
                 Err(_) => (expressions(), automata()),
             }
         });
-        // The helper's error first: a refused index is reported as
-        // refused even when its bytes also fail to decode.
-        let (patterns, entities) = expressions?;
+        // A refused index is reported as refused before a pattern error.
         let (terms, parts) = automata?;
+        let (patterns, entities) = expressions?;
         Ok(Labeler {
             exact,
             exact_entry_of,

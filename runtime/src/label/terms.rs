@@ -262,24 +262,32 @@ impl TermIndex {
         w.u32s(&chars);
     }
 
-    /// Reads an index [`TermIndex::write`] wrote for `lexicons`, or `None`
-    /// if any part is inconsistent: a pattern or typo entry naming an entry
-    /// that does not exist, a pattern id without a pattern, an unsorted
-    /// typo table, a character range outside the characters.
-    pub(crate) fn read(r: &mut Reader<'_>, lexicons: &[Lexicon]) -> Option<TermIndex> {
-        let automaton = Automaton::read(r)?;
+    /// Reads an index [`TermIndex::write`] wrote, or `None` if any part is
+    /// inconsistent: a pattern id without a pattern, an unsorted typo
+    /// table, a character range outside the characters. Whether the
+    /// entries it names exist is a question for the table's lexicons
+    /// ([`TermIndex::fits`]), asked once the table is loaded.
+    /// Whether every entry this index reports (pattern and typo entries)
+    /// exists in `lexicons`.
+    pub(crate) fn fits(&self, lexicons: &[Lexicon]) -> bool {
         let entry_ok = |lexicon: u32, entry: u32| {
             lexicons
                 .get(lexicon as usize)
                 .is_some_and(|l| (entry as usize) < l.entries.len())
         };
+        self.pats.iter().all(|p| entry_ok(p.lexicon, p.entry))
+            && self.long.iter().all(|l| entry_ok(l.lexicon, l.entry))
+    }
+
+    pub(crate) fn read(r: &mut Reader<'_>) -> Option<TermIndex> {
+        let automaton = Automaton::read(r)?;
         let raw = r.u32s()?;
         let mut pats = Vec::with_capacity(raw.len() / 3);
         for p in raw.chunks(3) {
             let &[lexicon, entry, flags] = p else {
                 return None;
             };
-            if !entry_ok(lexicon, entry) || flags >> 4 != 0 {
+            if flags >> 4 != 0 {
                 return None;
             }
             pats.push(Pat {
@@ -308,9 +316,6 @@ impl TermIndex {
             let &[lexicon, entry, start, end] = l else {
                 return None;
             };
-            if !entry_ok(lexicon, entry) {
-                return None;
-            }
             long.push(Long {
                 lexicon,
                 entry,
