@@ -1,6 +1,7 @@
 //! One run, every engine, the same random event mix: the paper's worked
 //! web-search contract decided by stpc (from strings, and with ids
-//! resolved once), a hand-written Rust function, regorus (RVM and
+//! resolved once), a hand-written Rust function, a flat lookup table over
+//! the mix's domain (the floor: one index and one load), regorus (RVM and
 //! interpreter) and cedar-policy.
 //!
 //! Run: `cargo bench --manifest-path bench-compare/Cargo.toml`.
@@ -19,7 +20,10 @@
 //!   documentation recommends, built before the clock starts: a borrowed
 //!   `Query` of strings for stpc (or, with ids, the call's tool,
 //!   destination and mode resolved once by `Decider::resolve` and the
-//!   event's confidence, labels and budgets), a
+//!   event's confidence, labels and budgets), answered with the decided
+//!   cell by reference (`Decider::cell`, `Decider::cell_resolved`; the
+//!   summary also times `decide`, which copies the cell into a
+//!   `Decision`), a
 //!   `regorus::Value` for a VM created and loaded once (regorus's own
 //!   "hot" benchmark: `set_input` then `execute`) and for the interpreter
 //!   (`set_input` then `eval_rule`), a `cedar_policy::Request` with a
@@ -54,10 +58,11 @@ use cedar_policy::{
 use criterion::{criterion_group, criterion_main, Criterion};
 use serde_json::{json, Value};
 use stpc_bench_compare::{
-    cedar_verdict, hand_written, mix, rank_or_missing, shares, verdict, Action, Event, Verdict,
-    CEDAR_POLICIES, REGO_ENTRY, REGO_POLICY, RULES,
+    cedar_verdict, hand_written, mix, rank_or_missing, shares, verdict, Action, Event, FlatTable,
+    Verdict, CEDAR_POLICIES, REGO_ENTRY, REGO_POLICY, RULES,
 };
 use stpc_runtime::decide::{Decider, Decision, LabelsIn, Query, Resolved};
+use stpc_runtime::table::Cell;
 use stpc_runtime::Engine;
 
 const SEED: u64 = 42;
@@ -151,15 +156,34 @@ fn of_decision(d: &Decision<'_>) -> Verdict {
     Verdict { action, ..v }
 }
 
+/// The verdict of the table's [`Decision`], the reference every engine
+/// is checked against.
 fn stpc_strings(d: &Decider, e: &Event) -> Verdict {
-    of_decision(&stpc_strings_native(d, e))
+    of_decision(&stpc_strings_decision(d, e))
+}
+
+/// The decision as a [`Decision`]: the cell's fields copied out.
+fn stpc_strings_decision<'d>(d: &'d Decider, e: &Event) -> Decision<'d> {
+    d.decide(&query(e, budgets(e)))
 }
 
 /// What the timed loops call: the engine's own answer, not converted (the
 /// conversion to a [`Verdict`] is for the agreement check, and its
-/// branches on the outcome would be timed with the engine).
-fn stpc_strings_native<'d>(d: &'d Decider, e: &Event) -> Decision<'d> {
-    d.decide(&query(e, budgets(e)))
+/// branches on the outcome would be timed with the engine). stpc's answer
+/// is the decided cell, by reference, with its index (`Decider::cell`):
+/// every field of the decision is one load away, as the hand-written
+/// function's verdict is in a register; `Decider::decide` copies the
+/// fields into a 72-byte [`Decision`], which the summary times too.
+fn stpc_strings_native<'d>(d: &'d Decider, e: &Event) -> Option<(u32, &'d Cell)> {
+    d.cell(&query(e, budgets(e)))
+}
+
+/// The verdict of a decided cell (`None` fails closed).
+fn of_cell(cell: Option<(u32, &Cell)>) -> Verdict {
+    of_decision(&match cell {
+        Some((i, c)) => Decision::from_cell(i, c),
+        None => Decision::fail_closed(),
+    })
 }
 
 /// Tool, destination and mode resolved once (`Decider::resolve`, as an
@@ -169,20 +193,25 @@ fn resolve(d: &Decider, e: &Event) -> Option<Resolved> {
     d.resolve(e.tool(), e.destination(), e.mode())
 }
 
-fn stpc_resolved(d: &Decider, r: Option<Resolved>, e: &Event) -> Verdict {
-    of_decision(&stpc_resolved_native(d, r, e))
+fn labels_of(e: &Event) -> LabelsIn<'static> {
+    LabelsIn {
+        args: e.arg_rank(),
+        destination: e.dest_rank(),
+        fields: &[],
+    }
 }
 
-fn stpc_resolved_native<'d>(d: &'d Decider, r: Option<Resolved>, e: &Event) -> Decision<'d> {
+fn stpc_resolved_native<'d>(
+    d: &'d Decider,
+    r: Option<Resolved>,
+    e: &Event,
+) -> Option<(u32, &'d Cell)> {
+    d.cell_resolved(r?, e.confidence(), &labels_of(e), budgets(e))
+}
+
+fn stpc_resolved_decision<'d>(d: &'d Decider, r: Option<Resolved>, e: &Event) -> Decision<'d> {
     match r {
-        Some(r) => {
-            let labels = LabelsIn {
-                args: e.arg_rank(),
-                destination: e.dest_rank(),
-                fields: &[],
-            };
-            d.decide_resolved(r, e.confidence(), &labels, budgets(e))
-        }
+        Some(r) => d.decide_resolved(r, e.confidence(), &labels_of(e), budgets(e)),
         None => Decision::fail_closed(),
     }
 }
@@ -424,8 +453,18 @@ fn bench(c: &mut Criterion) {
     agree("hand-written", &events, &expected, |i| {
         hand_written(&events[i])
     });
+    let flat = FlatTable::new();
+    agree("flat table", &events, &expected, |i| {
+        flat.decide(&events[i])
+    });
+    agree("stpc cell", &events, &expected, |i| {
+        of_cell(stpc_strings_native(d, &events[i]))
+    });
     agree("stpc resolved", &events, &expected, |i| {
-        stpc_resolved(d, resolved[i], &events[i])
+        of_cell(stpc_resolved_native(d, resolved[i], &events[i]))
+    });
+    agree("stpc resolved, as a Decision", &events, &expected, |i| {
+        of_decision(&stpc_resolved_decision(d, resolved[i], &events[i]))
     });
     agree("regorus rvm", &events, &expected, |i| {
         rvm.decide(&rego_inputs[i])
@@ -453,7 +492,13 @@ fn bench(c: &mut Criterion) {
         "stpc resolved, labelled",
         &with_labels,
         &expected_labeled,
-        |i| stpc_resolved(d, resolved_labeled[i], &with_labels[i]),
+        |i| {
+            of_cell(stpc_resolved_native(
+                d,
+                resolved_labeled[i],
+                &with_labels[i],
+            ))
+        },
     );
     agree(
         "regorus interpreter, labelled",
@@ -496,6 +541,9 @@ fn bench(c: &mut Criterion) {
         }
         i
     };
+    g.bench_function("flat_table", |b| {
+        b.iter(|| flat.decide(black_box(&events[next()])))
+    });
     g.bench_function("hand_written", |b| {
         b.iter(|| hand_written(black_box(&events[next()])))
     });
@@ -536,19 +584,26 @@ fn bench(c: &mut Criterion) {
     g.finish();
 
     // The summary: medians of timed passes over the mix, in this process.
+    let flat_ns = per_event_ns(n, 11, |i| flat.decide(&events[i]));
     let hand = per_event_ns(n, 11, |i| hand_written(&events[i]));
     let strings = per_event_ns(n, 11, |i| stpc_strings_native(d, &events[i]));
+    let strings_decision = per_event_ns(n, 11, |i| stpc_strings_decision(d, &events[i]));
     let resolved_ns = per_event_ns(n, 11, |i| stpc_resolved_native(d, resolved[i], &events[i]));
+    let resolved_decision = per_event_ns(n, 11, |i| {
+        stpc_resolved_decision(d, resolved[i], &events[i])
+    });
     let rvm_ns = per_event_ns(SLOW_EVENTS, 5, |i| rvm.native(&rego_inputs[i]));
     let interp_ns = per_event_ns(SLOW_EVENTS, 5, |i| interp.native(&rego_inputs[i]));
     let cedar_ns = per_event_ns(SLOW_EVENTS, 5, |i| cedar.native(&requests[i]));
     println!(
-        "labels given: hand-written {hand:.1} ns; stpc from strings {strings:.1} ns \
-         ({:.2}x hand-written, floor 1.5x); stpc with tool, destination and mode resolved {resolved_ns:.1} ns \
-         (floor 5 ns); regorus rvm {rvm_ns:.0} ns ({:.0}x stpc, floor 50x); \
+        "labels given: flat table {flat_ns:.1} ns; hand-written {hand:.1} ns; stpc from strings \
+         {strings:.1} ns ({:.2}x hand-written, floor 1.5x; {strings_decision:.1} ns as a \
+         Decision); stpc with tool, destination and mode resolved {resolved_ns:.1} ns \
+         ({:.1}x the flat table, floor 5 ns; {resolved_decision:.1} ns as a Decision); regorus rvm {rvm_ns:.0} ns ({:.0}x stpc, floor 50x); \
          regorus interpreter {interp_ns:.0} ns ({:.0}x); cedar-policy {cedar_ns:.0} ns \
          ({:.0}x, floor 300x)",
         strings / hand,
+        resolved_ns / flat_ns,
         rvm_ns / strings,
         interp_ns / strings,
         cedar_ns / strings,

@@ -219,6 +219,101 @@ impl Event {
     }
 }
 
+/// Values of each packed field of [`Event`] (a missing label is the last
+/// value of its field): the domain [`FlatTable`] covers.
+const FIELD_SIZES: [usize; 7] = [
+    TOOLS.len(),
+    DESTINATIONS.len(),
+    MODES.len(),
+    CONFIDENCES.len(),
+    5,
+    6,
+    2,
+];
+
+impl Event {
+    /// The event's index in the row-major order of [`FIELD_SIZES`]; `None`
+    /// for a field outside its range.
+    #[inline]
+    fn key(&self) -> Option<usize> {
+        let label = |r: u8, missing: u8| if r == MISSING { missing } else { r };
+        let fields = [
+            self.tool,
+            self.destination,
+            self.mode,
+            self.confidence,
+            label(self.arg_rank, 4),
+            label(self.dest_rank, 5),
+            u8::from(self.budget_exhausted),
+        ];
+        let mut key = 0;
+        for (v, n) in fields.into_iter().zip(FIELD_SIZES) {
+            let v = usize::from(v);
+            if v >= n {
+                return None;
+            }
+            key = key * n + v;
+        }
+        Some(key)
+    }
+}
+
+/// Every event of the mix's domain decided once by [`hand_written`], in
+/// one array indexed by the event's packed fields: a decision is one index
+/// computation and one load, the floor under any engine that decides from
+/// the event's fields.
+#[derive(Debug)]
+pub struct FlatTable {
+    verdicts: Vec<Verdict>,
+}
+
+impl FlatTable {
+    /// Decide every point of the domain with [`hand_written`].
+    #[must_use]
+    pub fn new() -> FlatTable {
+        let total: usize = FIELD_SIZES.iter().product();
+        let mut verdicts = vec![FAIL_CLOSED; total];
+        for (key, slot) in verdicts.iter_mut().enumerate() {
+            let mut rest = key;
+            let mut fields = [0u8; 7];
+            for (f, n) in fields.iter_mut().zip(FIELD_SIZES).rev() {
+                *f = u8::try_from(rest % n).unwrap_or(u8::MAX);
+                rest /= n;
+            }
+            let [tool, destination, mode, confidence, arg, dest, budget] = fields;
+            let unlabel = |r: u8, missing: u8| if r == missing { MISSING } else { r };
+            let e = Event {
+                tool,
+                destination,
+                mode,
+                confidence,
+                arg_rank: unlabel(arg, 4),
+                dest_rank: unlabel(dest, 5),
+                budget_exhausted: budget == 1,
+                text: 0,
+            };
+            *slot = hand_written(&e);
+        }
+        FlatTable { verdicts }
+    }
+
+    /// The verdict of `e` (an event outside the domain fails closed).
+    #[inline]
+    #[must_use]
+    pub fn decide(&self, e: &Event) -> Verdict {
+        e.key()
+            .and_then(|k| self.verdicts.get(k))
+            .copied()
+            .unwrap_or(FAIL_CLOSED)
+    }
+}
+
+impl Default for FlatTable {
+    fn default() -> FlatTable {
+        FlatTable::new()
+    }
+}
+
 /// The pipeline written by hand: the floor any engine is measured against.
 #[must_use]
 pub fn hand_written(e: &Event) -> Verdict {
@@ -409,6 +504,19 @@ mod tests {
                 "rule slot {slot} decides under 1 % of the mix: {counts:?}"
             );
         }
+    }
+
+    #[test]
+    fn the_flat_table_agrees_with_the_hand_written_pipeline() {
+        let flat = FlatTable::new();
+        for e in mix(3, 20_000, 10) {
+            assert_eq!(flat.decide(&e), hand_written(&e), "{e:?}");
+        }
+        let odd = Event {
+            mode: 200,
+            ..mix(3, 1, 10)[0]
+        };
+        assert_eq!(flat.decide(&odd), FAIL_CLOSED);
     }
 
     #[test]

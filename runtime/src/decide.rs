@@ -225,21 +225,74 @@ pub struct Decider {
     prefix: Vec<u32>,
     /// `(T, D, M)`: value counts of the first three dimensions.
     prefix_dims: (usize, usize, usize),
+    /// With the direct path ([`Decider::fast`]), `bases[(t * D + d) * M +
+    /// m]` is the dense offset of tool `t`, destination `d` as placed for
+    /// `t` ([`Decider::placed_destination`]) and mode `m` ([`INVALID`] if
+    /// none): what [`Decider::resolve_ids`] computes, as one load.
+    bases: Vec<u32>,
     /// The whole diagram as one flat array over the domain, when the domain
     /// has at most [`DENSE_LIMIT`] points: a decision is then a mixed-radix
     /// index and one load, with no walk.
     dense: Option<Dense>,
-    /// Whether [`Decider::decide_resolved`] may add offsets into `dense`
-    /// directly: the domain is the fixed dimensions and one two-valued
-    /// dimension per budget, and no per-field label. Decided once here so
-    /// a table that skipped validation with other dimensions takes the
-    /// checked path, where every mismatch fails closed.
-    fast: bool,
+    /// The arithmetic of [`Decider::decide_resolved`]'s direct path, when
+    /// it may add offsets into `dense` directly: the domain is the fixed
+    /// dimensions and one two-valued dimension per budget, no per-field
+    /// label, at most [`FAST_CUTS`] cuts and [`FAST_BUDGETS`] budgets.
+    /// Decided once here so a table that skipped validation with other
+    /// dimensions takes the checked path, where every mismatch fails
+    /// closed.
+    fast: Option<Strides>,
     /// This decider's id (see [`Resolved`]).
     id: u64,
     /// Destinations declared by URL glob, in declaration order (the first
     /// that matches an address not known by name wins).
     url_globs: Vec<u32>,
+}
+
+/// Confidence cuts the direct resolved path compares inline.
+pub const FAST_CUTS: usize = 4;
+
+/// Budgets the direct resolved path adds inline.
+pub const FAST_BUDGETS: usize = 4;
+
+/// What [`Decider::decide_resolved`] needs past the resolved base, fixed
+/// per table and kept inline so a decision reads no other allocation
+/// than the dense index and the cell: a handful of multiply-adds, compares
+/// folded into one validity flag, one load.
+#[derive(Debug, Clone, Copy)]
+struct Strides {
+    /// Strides of the argument label, destination label and confidence
+    /// dimensions.
+    arg: u32,
+    dest: u32,
+    conf: u32,
+    /// Per budget (in order), the stride of its dimension.
+    budgets: [u32; FAST_BUDGETS],
+    /// The confidence cuts, padded with `+inf` (which no confidence in
+    /// `[0, 1]` reaches), so the interval is a fixed count of compares.
+    cuts: [f64; FAST_CUTS],
+}
+
+impl Strides {
+    fn new(dense: &Dense, cuts: &[f64], budgets: usize) -> Option<Strides> {
+        if cuts.len() > FAST_CUTS || budgets > FAST_BUDGETS {
+            return None;
+        }
+        let stride = |d: usize| dense.strides.get(d).copied();
+        let mut fixed_cuts = [f64::INFINITY; FAST_CUTS];
+        fixed_cuts.get_mut(..cuts.len())?.copy_from_slice(cuts);
+        let mut b = [0u32; FAST_BUDGETS];
+        for (i, slot) in b.iter_mut().enumerate().take(budgets) {
+            *slot = stride(domain::FIXED + i)?;
+        }
+        Some(Strides {
+            arg: stride(domain::ARG_LABEL)?,
+            dest: stride(domain::DEST_LABEL)?,
+            conf: stride(domain::CONFIDENCE)?,
+            budgets: b,
+            cuts: fixed_cuts,
+        })
+    }
 }
 
 /// The largest domain compiled to a [`Dense`] index (entries of 4 bytes:
@@ -437,6 +490,15 @@ fn flatten(t: &Table) -> Option<(Vec<u32>, u32)> {
     Some((flat, enc(t.diagram.root)?))
 }
 
+/// [`Decider::placed_destination`] over the per-tool destination lists.
+fn placed(tool_destinations: &[Box<[u32]>], unknown: u32, tool: usize, dest: usize) -> u32 {
+    let dest = len_u32(dest);
+    match tool_destinations.get(tool) {
+        Some(own) if !own.is_empty() && own.binary_search(&dest).is_err() => unknown,
+        _ => dest,
+    }
+}
+
 impl std::fmt::Debug for Decider {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Decider")
@@ -519,32 +581,57 @@ impl Decider {
             .collect();
         let dense = Dense::new(&flat, root, sizes);
         let budgets = table.budgets.len();
-        let fast = fields.is_empty()
-            && dense.as_ref().is_some_and(|d| {
-                d.n == domain::FIXED + budgets
+        let fast = dense
+            .as_ref()
+            .filter(|d| {
+                fields.is_empty()
+                    && d.n == domain::FIXED + budgets
                     && d.sizes
                         .get(domain::FIXED..d.n)
                         .is_some_and(|s| s.iter().all(|&n| n == 2))
-            });
+            })
+            .and_then(|d| Strides::new(d, &cuts, budgets));
+        let tool_destinations: Vec<Box<[u32]>> = table
+            .tools
+            .iter()
+            .map(|t| {
+                let mut d = t.destinations.clone();
+                d.sort_unstable();
+                d.into_boxed_slice()
+            })
+            .collect();
+        let unknown_destination = len_u32(table.destinations.len());
+        let mut bases = Vec::new();
+        // Every tool and destination id a lookup returns, `<unknown>`
+        // included, is then inside the first two dimensions (mode ids come
+        // from the mode dimension itself), so `bases` is indexed without a
+        // range check of its own.
+        let ids_fit =
+            prefix_dims.0 == table.tools.len() + 1 && prefix_dims.1 == table.destinations.len() + 1;
+        if let (Some(dense), Some(_), true) = (&dense, &fast, ids_fit && size <= PREFIX_LIMIT) {
+            bases.reserve(size);
+            for t in 0..prefix_dims.0 {
+                for d in 0..prefix_dims.1 {
+                    let placed = placed(&tool_destinations, unknown_destination, t, d);
+                    for m in 0..prefix_dims.2 {
+                        let ids = [len_u32(t), placed, len_u32(m)];
+                        bases.push(dense.offset(&ids).unwrap_or(INVALID));
+                    }
+                }
+            }
+        }
         Decider {
             dense,
             fast,
+            bases,
             id: DECIDERS.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
             flat,
             root,
             prefix,
             prefix_dims,
             unknown_tool: len_u32(table.tools.len()),
-            unknown_destination: len_u32(table.destinations.len()),
-            tool_destinations: table
-                .tools
-                .iter()
-                .map(|t| {
-                    let mut d = t.destinations.clone();
-                    d.sort_unstable();
-                    d.into_boxed_slice()
-                })
-                .collect(),
+            unknown_destination,
+            tool_destinations,
             missing_arg: len_u32(table.lattices.args.labels.len()),
             missing_dest: len_u32(table.lattices.destination.labels.len()),
             budgets: table.budgets.len(),
@@ -684,12 +771,12 @@ impl Decider {
     #[inline]
     #[must_use]
     pub fn placed_destination(&self, tool: u32, dest: u32) -> u32 {
-        match self.tool_destinations.get(tool as usize) {
-            Some(own) if !own.is_empty() && own.binary_search(&dest).is_err() => {
-                self.unknown_destination
-            }
-            _ => dest,
-        }
+        placed(
+            &self.tool_destinations,
+            self.unknown_destination,
+            tool as usize,
+            dest as usize,
+        )
     }
 
     /// Write the coordinates of a query into `coords`; returns how many.
@@ -806,54 +893,98 @@ impl Decider {
         labels: &LabelsIn<'_>,
         budgets_exhausted: &[bool],
     ) -> Decision<'_> {
-        if r.decider != self.id {
-            return Decision::fail_closed();
-        }
-        if let (Some(dense), true) = (&self.dense, self.fast) {
-            let at = self
-                .dense_rest(dense, confidence, labels, budgets_exhausted)
-                .and_then(|rest| dense.cells.get(r.base as usize + rest))
-                .copied()
-                .unwrap_or(INVALID);
-            return self.cell_decision((at != INVALID).then_some(at & !LEAF));
-        }
-        let mut coords = [0u32; MAX_DIMS];
-        match self.fill_ids(r.ids, confidence, labels, budgets_exhausted, &mut coords) {
-            Ok(n) => self.decide_coords(coords.get(..n).unwrap_or(&[])),
-            Err(_) => Decision::fail_closed(),
+        match self.cell_resolved(r, confidence, labels, budgets_exhausted) {
+            Some((i, c)) => Decision::from_cell(i, c),
+            None => Decision::fail_closed(),
         }
     }
 
-    /// The dense offset of the coordinates after tool, destination and
-    /// mode (labels, confidence interval, budgets); `None` outside the
-    /// domain.
+    /// The cell [`Decider::decide_resolved`] decides, with its index,
+    /// without copying its fields into a [`Decision`]; `None` fails closed.
+    /// The dense path is a few instructions and inlines into the caller;
+    /// every other table takes [`Decider::cell_resolved_checked`], out of
+    /// line.
     #[inline]
-    fn dense_rest(
+    #[must_use]
+    pub fn cell_resolved(
         &self,
-        dense: &Dense,
+        r: Resolved,
         confidence: f64,
         labels: &LabelsIn<'_>,
         budgets_exhausted: &[bool],
-    ) -> Option<usize> {
-        if budgets_exhausted.len() != self.budgets {
+    ) -> Option<(u32, &Cell)> {
+        if let (Some(dense), Some(strides), true) = (&self.dense, &self.fast, r.decider == self.id)
+        {
+            let at = self.dense_at(
+                dense,
+                strides,
+                r.base,
+                confidence,
+                labels,
+                budgets_exhausted,
+            );
+            return self.cell_at(at);
+        }
+        self.cell_resolved_checked(r, confidence, labels, budgets_exhausted)
+    }
+
+    /// [`Decider::cell_resolved`] for a table without the direct path:
+    /// the point checked coordinate by coordinate, then the dense index or
+    /// the walk.
+    #[cold]
+    #[inline(never)]
+    fn cell_resolved_checked(
+        &self,
+        r: Resolved,
+        confidence: f64,
+        labels: &LabelsIn<'_>,
+        budgets_exhausted: &[bool],
+    ) -> Option<(u32, &Cell)> {
+        if r.decider != self.id {
             return None;
         }
-        let arg = labels.args.map_or(Some(self.missing_arg), |l| {
-            (l < self.missing_arg).then_some(l)
-        })?;
-        let dl = labels.destination.map_or(Some(self.missing_dest), |l| {
-            (l < self.missing_dest).then_some(l)
-        })?;
-        let conf = self.interval(confidence).ok()?;
-        let rest = dense.offset_from(3, &[arg, dl, conf])?;
-        let mut budgets = 0usize;
-        for (b, stride) in budgets_exhausted
-            .iter()
-            .zip(dense.strides.get(domain::FIXED..)?)
-        {
-            budgets += usize::from(*b) * *stride as usize;
+        let mut coords = [0u32; MAX_DIMS];
+        let n = self
+            .fill_ids(r.ids, confidence, labels, budgets_exhausted, &mut coords)
+            .ok()?;
+        let i = self.cell_index(coords.get(..n)?)?;
+        Some((i, self.table.cells.get(i as usize)?))
+    }
+
+    /// The encoded cell at `base` plus the offset of the rest of the point
+    /// (labels, confidence interval, budgets); [`INVALID`] outside the
+    /// domain. Every check folds into one flag and the interval is a
+    /// fixed count of compares, so a random stream of events takes the
+    /// same branches every time.
+    #[inline]
+    fn dense_at(
+        &self,
+        dense: &Dense,
+        s: &Strides,
+        base: u32,
+        confidence: f64,
+        labels: &LabelsIn<'_>,
+        budgets_exhausted: &[bool],
+    ) -> u32 {
+        let arg_ok = labels.args.is_none_or(|l| l < self.missing_arg);
+        let dl_ok = labels.destination.is_none_or(|l| l < self.missing_dest);
+        let arg = labels.args.unwrap_or(self.missing_arg);
+        let dl = labels.destination.unwrap_or(self.missing_dest);
+        // Outside [0, 1], NaN included, fails closed.
+        let conf_ok = (0.0..=1.0).contains(&confidence);
+        let conf: u32 = s.cuts.iter().map(|cut| u32::from(confidence >= *cut)).sum();
+        let mut at = base
+            .wrapping_add(arg.wrapping_mul(s.arg))
+            .wrapping_add(dl.wrapping_mul(s.dest))
+            .wrapping_add(conf.wrapping_mul(s.conf));
+        for (b, stride) in budgets_exhausted.iter().zip(&s.budgets) {
+            at = at.wrapping_add(u32::from(*b).wrapping_mul(*stride));
         }
-        Some(rest + budgets)
+        // One flag, folded into the offset: an invalid input reads past
+        // the index (u32::MAX is over DENSE_LIMIT), which fails closed.
+        let ok = arg_ok & dl_ok & conf_ok & (budgets_exhausted.len() == self.budgets);
+        let at = if ok { at } else { u32::MAX };
+        dense.cells.get(at as usize).copied().unwrap_or(INVALID)
     }
 
     /// The decision of an encoded cell index (`None` fails closed).
@@ -868,10 +999,45 @@ impl Decider {
     /// Decide a query; any error yields the fail-closed BLOCK decision.
     #[must_use]
     pub fn decide(&self, q: &Query<'_>) -> Decision<'_> {
-        match self.resolve(q.tool, q.destination, q.mode) {
-            Some(r) => self.decide_resolved(r, q.confidence, &q.labels, q.budgets_exhausted),
+        match self.cell(q) {
+            Some((i, c)) => Decision::from_cell(i, c),
             None => Decision::fail_closed(),
         }
+    }
+
+    /// The cell [`Decider::decide`] decides, with its index, without
+    /// copying its fields into a [`Decision`]; `None` fails closed. On the
+    /// direct path this is three name lookups, one load of the resolved
+    /// base ([`Decider::bases`]) and [`Decider::dense_at`].
+    #[inline]
+    #[must_use]
+    pub fn cell(&self, q: &Query<'_>) -> Option<(u32, &Cell)> {
+        let mode = self.mode_id(q.mode)?;
+        let tool = self.tool_id(q.tool).unwrap_or(self.unknown_tool);
+        let dest = self
+            .destination_id(q.destination)
+            .unwrap_or(self.unknown_destination);
+        let (_, dn, mn) = self.prefix_dims;
+        let i = (tool as usize * dn + dest as usize) * mn + mode as usize;
+        if let (Some(dense), Some(s), Some(&base)) = (&self.dense, &self.fast, self.bases.get(i)) {
+            if base == INVALID {
+                return None;
+            }
+            let at = self.dense_at(dense, s, base, q.confidence, &q.labels, q.budgets_exhausted);
+            return self.cell_at(at);
+        }
+        let r = self.resolve_ids(Some(tool), Some(dest), mode)?;
+        self.cell_resolved_checked(r, q.confidence, &q.labels, q.budgets_exhausted)
+    }
+
+    /// The cell of an encoded dense entry; `None` for [`INVALID`].
+    #[inline]
+    fn cell_at(&self, at: u32) -> Option<(u32, &Cell)> {
+        if at == INVALID {
+            return None;
+        }
+        let i = at & !LEAF;
+        Some((i, self.table.cells.get(i as usize)?))
     }
 
     /// Where the walk starts: the memoised node after the tool, destination
@@ -912,16 +1078,22 @@ impl Decider {
         None
     }
 
+    /// The cell index of a point: the dense index's entry, or the walk's
+    /// leaf; `None` fails closed.
     #[inline]
-    fn decide_coords(&self, coords: &[u32]) -> Decision<'_> {
-        let cell = match &self.dense {
+    fn cell_index(&self, coords: &[u32]) -> Option<u32> {
+        match &self.dense {
             Some(dense) => {
                 let at = dense.get(coords);
                 (at != INVALID).then_some(at & !LEAF)
             }
             None => self.walk_from(self.start(coords), coords),
-        };
-        self.cell_decision(cell)
+        }
+    }
+
+    #[inline]
+    fn decide_coords(&self, coords: &[u32]) -> Decision<'_> {
+        self.cell_decision(self.cell_index(coords))
     }
 
     /// Decide a prepared point.

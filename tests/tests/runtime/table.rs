@@ -352,6 +352,85 @@ fn every_point_of_the_domain_evaluates_like_the_pipeline() {
     }
 }
 
+/// The direct paths (`decide` and `cell` through the resolved-base table,
+/// `decide_resolved` and `cell_resolved` from a `Resolved`) decide every
+/// query as the checked path does (the whole point built and range-checked
+/// coordinate by coordinate, then looked up), over every name the table
+/// knows and one it does not, every label and one past each lattice,
+/// confidences at and around the cuts and outside `[0, 1]`, and every
+/// budget vector with a wrong length among them.
+#[test]
+fn the_direct_paths_decide_every_query_as_the_checked_path() {
+    let t = table();
+    let d = Decider::new(Arc::new(t.clone()));
+    assert!(d.is_dense());
+    let mut tools: Vec<&str> = t.tools.iter().map(|x| x.name.as_str()).collect();
+    tools.push("no_such_tool");
+    let mut dests: Vec<&str> = t.destinations.iter().map(|x| x.name.as_str()).collect();
+    dests.extend(t.destinations.iter().map(|x| x.address.value.as_str()));
+    dests.push("no.such.host");
+    let mut modes: Vec<&str> = t.dimensions[2].values.iter().map(String::as_str).collect();
+    modes.push("no_such_mode");
+    let labels = |n: usize| {
+        let n = u32::try_from(n).unwrap();
+        std::iter::once(None).chain((0..=n).map(Some)).collect::<Vec<_>>()
+    };
+    let args = labels(t.lattices.args.labels.len());
+    let dls = labels(t.lattices.destination.labels.len());
+    let mut confidences = vec![0.0, 0.3, 0.6999, 0.7, 0.7001, 1.0, -0.1, 1.7, f64::NAN];
+    confidences.push(f64::INFINITY);
+    let budget_vectors: [&[bool]; 4] = [&[false], &[true], &[], &[true, true]];
+    let mut decided = 0usize;
+    for tool in &tools {
+        for dest in &dests {
+            for mode in &modes {
+                let resolved = d.resolve(tool, dest, mode);
+                for arg in &args {
+                    for dl in &dls {
+                        for &confidence in &confidences {
+                            for budgets in budget_vectors {
+                                let q = Query {
+                                    tool,
+                                    destination: dest,
+                                    mode,
+                                    confidence,
+                                    labels: LabelsIn {
+                                        args: *arg,
+                                        destination: *dl,
+                                        fields: &[],
+                                    },
+                                    budgets_exhausted: budgets,
+                                };
+                                let checked = d.point(&q).map_or_else(
+                                    |_| stpc_runtime::decide::Decision::fail_closed(),
+                                    |p| d.decide_point(&p),
+                                );
+                                let direct = d.decide(&q);
+                                assert_eq!(direct, checked, "{q:?}");
+                                assert_eq!(d.cell(&q).map(|(i, _)| i), checked.cell, "{q:?}");
+                                let by_resolved = resolved.map(|r| {
+                                    d.decide_resolved(r, confidence, &q.labels, budgets)
+                                });
+                                assert_eq!(
+                                    by_resolved.unwrap_or_else(
+                                        stpc_runtime::decide::Decision::fail_closed
+                                    ),
+                                    checked,
+                                    "{q:?}"
+                                );
+                                decided += usize::from(checked.cell.is_some());
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    // Most of the grid is inside the domain: the comparison is not one of
+    // fail-closed answers only.
+    assert!(decided > 10_000, "{decided}");
+}
+
 #[test]
 fn schema_file_is_fresh() {
     let schema = serde_json::to_string_pretty(&table::json_schema()).unwrap() + "\n";
