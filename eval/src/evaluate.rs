@@ -19,6 +19,8 @@
 //! the same noisy labels, and a label flipped at one rate is flipped at
 //! every higher rate.
 
+use std::collections::HashSet;
+
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use stpc_runtime::Table;
@@ -26,9 +28,10 @@ use stpc_runtime::Table;
 use crate::adversary::{tfidf, view_tokens, Adversary, ChannelMask, Keyword, NaiveBayes};
 use crate::frontier::{Frontier, FrontierStats};
 use crate::replay::{Contract, LabelNoise, ReplayError, ReplayMode, ReplayOptions};
-use crate::report::{replay_traces, summarize, ReplayReport};
+use crate::report::{replay_chunks, ReplayReport, Summary};
 use crate::stats::{bootstrap_mean, paired, Estimate, Paired, RESAMPLES, SEED};
 use crate::trace::{NoiseStats, Observer, TaskTrace};
+use crate::utility::{add_leaked, add_revealing_ghosts, Leakage, Revealing};
 
 /// The paper's label-noise rates (Table 10): 5, 10 and 20 %.
 pub const NOISE_RATES: [f64; 3] = [0.05, 0.1, 0.2];
@@ -286,18 +289,116 @@ pub enum EvalError {
     DuplicateNoiseRate(String),
 }
 
-/// Documents of one observer view for every task.
-fn docs(traces: &[TaskTrace], obs: Observer, view: View, mask: ChannelMask) -> Vec<Vec<String>> {
-    traces
-        .par_iter()
-        .map(|t| {
-            let x = t.exposure(obs);
-            match view {
-                View::Issued => view_tokens(&x.issued, mask),
-                View::Delta => view_tokens(x.delta_records(), mask),
+/// What an adversary reads of one observer in one task's trace.
+fn view_doc(t: &TaskTrace, obs: Observer, view: View, mask: ChannelMask) -> Vec<String> {
+    let x = t.exposure(obs);
+    match view {
+        View::Issued => view_tokens(&x.issued, mask),
+        View::Delta => view_tokens(x.delta_records(), mask),
+    }
+}
+
+/// The observer views a [`pass`] keeps: per `(observer, channels)` key,
+/// one document per task, in task order.
+struct Views {
+    keys: Vec<(Observer, ChannelMask)>,
+    docs: Vec<Vec<Vec<String>>>,
+}
+
+impl Views {
+    /// The documents of one view (empty if the pass did not keep it).
+    fn get(&self, obs: Observer, mask: ChannelMask) -> &[Vec<String>] {
+        self.keys
+            .iter()
+            .position(|k| *k == (obs, mask))
+            .and_then(|i| self.docs.get(i))
+            .map_or(&[], Vec::as_slice)
+    }
+}
+
+/// What a [`pass`] does with revealing ghosts.
+#[derive(Clone, Copy)]
+enum Leak<'a> {
+    /// The baseline: find them (and count its own).
+    Find(&'a Revealing),
+    /// Another policy: count those it sends revealing.
+    Count(&'a HashSet<(usize, usize)>, &'a Revealing),
+    /// Neither (the sweeps).
+    Skip,
+}
+
+/// What one replay of a policy leaves once its traces are gone.
+struct Pass {
+    /// Its summary (with leakage unless [`Leak::Skip`]).
+    report: ReplayReport,
+    views: Views,
+    /// [`Leak::Find`]: the revealing ghosts.
+    ghosts: HashSet<(usize, usize)>,
+    noise: NoiseStats,
+}
+
+/// Replay one policy over the frontier a chunk of tasks at a time
+/// ([`replay_chunks`]), reducing each chunk's traces to the summary, the
+/// ghost counts and the documents of the views `keys` before the next
+/// chunk is replayed: memory holds one chunk of traces, not the frontier's.
+fn pass(
+    c: &Contract,
+    ropts: &ReplayOptions,
+    frontier: &Frontier,
+    opts: &EvalOptions,
+    keys: &[(Observer, ChannelMask)],
+    leak: Leak<'_>,
+) -> Result<Pass, EvalError> {
+    let mut summary = Summary::new(c.name(), c.table_contract(), opts.per_task);
+    let mut docs: Vec<Vec<Vec<String>>> = keys
+        .iter()
+        .map(|_| Vec::with_capacity(frontier.tasks.len()))
+        .collect();
+    let (mut ghosts, mut leaked) = (HashSet::new(), HashSet::new());
+    let mut noise = NoiseStats::default();
+    replay_chunks(c, frontier, ropts, opts.progress, |first, traces| {
+        for ((obs, mask), out) in keys.iter().zip(&mut docs) {
+            out.par_extend(
+                traces
+                    .par_iter()
+                    .map(|t| view_doc(t, *obs, opts.view, *mask)),
+            );
+        }
+        for (ti, t) in (first..).zip(&traces) {
+            summary.add(t);
+            noise = noise + t.noise;
+            match leak {
+                Leak::Find(revealing) => {
+                    add_revealing_ghosts(ti, t, revealing, &mut ghosts);
+                    add_leaked(ti, t, &ghosts, revealing, &mut leaked);
+                }
+                Leak::Count(found, revealing) => add_leaked(ti, t, found, revealing, &mut leaked),
+                Leak::Skip => {}
             }
-        })
-        .collect()
+        }
+        Ok::<(), EvalError>(())
+    })?;
+    let mut report = summary.finish();
+    report.leakage = match leak {
+        Leak::Find(_) => Some(Leakage {
+            revealing: ghosts.len(),
+            leaked: leaked.len(),
+        }),
+        Leak::Count(found, _) => Some(Leakage {
+            revealing: found.len(),
+            leaked: leaked.len(),
+        }),
+        Leak::Skip => None,
+    };
+    Ok(Pass {
+        report,
+        views: Views {
+            keys: keys.to_vec(),
+            docs,
+        },
+        ghosts,
+        noise,
+    })
 }
 
 struct Scorer<'a> {
@@ -354,63 +455,78 @@ pub fn evaluate(
     let contracts = contracts(policies, opts)?;
     let labels = task_labels(frontier);
     let scorer = Scorer::new(&labels, frontier);
-    // Memory: one policy's traces at a time. The baseline is replayed
-    // first and reduced to everything read of it (its summary, each
-    // adversary's model and outcomes, the channel ablation); then every
-    // other policy is replayed, reduced to its summary and outcomes, and
-    // dropped. What stays per task is a few numbers.
+    // Memory: one chunk of one policy's traces at a time ([`pass`]). The
+    // baseline is replayed first, keeping its summary, its revealing
+    // ghosts and the views its models and the channel ablation read; every
+    // other policy then keeps its summary and the views its scores read.
+    // What stays per task is those documents (one policy's at a time) and
+    // a few numbers per policy.
     let base_ix = contracts
         .iter()
         .position(|(c, _)| c.name() == opts.baseline)
         .ok_or_else(|| EvalError::NoBaseline(opts.baseline.clone()))?;
-    let replay = |i: usize| -> Result<Vec<TaskTrace>, EvalError> {
-        let Some((c, mode)) = contracts.get(i) else {
-            return Ok(Vec::new());
-        };
+    let sweeps = !(opts.noise_rates.is_empty() && opts.gate_sweep.is_empty());
+    let mut keys: Vec<(Observer, ChannelMask)> = opts
+        .observers
+        .iter()
+        .map(|o| (*o, ChannelMask::FULL))
+        .collect();
+    let add_key = |keys: &mut Vec<(Observer, ChannelMask)>, k| {
+        if !keys.contains(&k) {
+            keys.push(k);
+        }
+    };
+    if sweeps {
+        add_key(&mut keys, (Observer::Provider, ChannelMask::FULL));
+    }
+    let mut base_keys = keys.clone();
+    if opts.channel_ablation {
+        for mask in ABLATION {
+            add_key(&mut base_keys, (Observer::Provider, mask));
+        }
+    }
+    let run = |i: usize, keys: &[(Observer, ChannelMask)], leak| -> Result<Pass, EvalError> {
+        let (c, mode) = contracts
+            .get(i)
+            .ok_or_else(|| EvalError::NoBaseline(opts.baseline.clone()))?;
         let ropts = ReplayOptions {
             mode: *mode,
             noise: None,
         };
-        Ok(replay_traces(c, frontier, &ropts, opts.progress)?)
+        pass(c, &ropts, frontier, opts, keys, leak)
     };
-    let base_traces = replay(base_ix)?;
     // Revealing ghosts: what the baseline sends of abandoned branches with
     // a field at or above `sensitive` (see `utility`).
     let revealing = contracts
         .get(base_ix)
-        .map(|(c, _)| crate::utility::Revealing::of(&c.table().lattices))
+        .map(|(c, _)| Revealing::of(&c.table().lattices))
         .unwrap_or_default();
-    let ghosts = crate::utility::revealing_ghosts(&base_traces, &revealing);
-    let model = |obs: Observer| Model::new(&scorer, &base_traces, obs, opts);
+    let mut base_pass = run(base_ix, &base_keys, Leak::Find(&revealing))?;
+    let ghosts = std::mem::take(&mut base_pass.ghosts);
+    let model = |obs: Observer| Model::new(&scorer, &base_pass.views, obs);
     let models: Vec<Model> = opts.observers.iter().map(|o| model(*o)).collect();
     // The provider's model: the noise sweep's and the Gate sweep's.
-    let provider = if opts.noise_rates.is_empty() && opts.gate_sweep.is_empty() {
-        None
-    } else {
-        Some(model(Observer::Provider))
+    let provider = sweeps.then(|| model(Observer::Provider));
+    let channels = channel_ablation(&scorer, &base_pass.views, opts);
+    let reduce = |p: Pass| Reduced {
+        outcomes: models
+            .iter()
+            .map(|m| m.score(&scorer, &p.views, opts))
+            .collect(),
+        provider: provider.as_ref().map(|m| m.score(&scorer, &p.views, opts)),
+        report: p.report,
     };
-    let reduce = |c: &Contract, tr: &[TaskTrace]| Reduced {
-        report: {
-            let mut r = summarize(c.name(), c.table_contract(), tr, opts.per_task);
-            r.leakage = Some(crate::utility::leakage(tr, &ghosts, &revealing));
-            r
-        },
-        outcomes: models.iter().map(|m| m.score(&scorer, tr, opts)).collect(),
-        provider: provider.as_ref().map(|m| m.score(&scorer, tr, opts)),
-    };
-    let mut base = contracts.get(base_ix).map(|(c, _)| reduce(c, &base_traces));
-    let channels = channel_ablation(&scorer, &base_traces, opts);
-    drop(base_traces);
+    let mut base = Some(reduce(base_pass));
     let mut reports = Vec::new();
     // Per policy: per observer, per adversary, the outcomes.
     let mut outcomes: Vec<Vec<Vec<Vec<f64>>>> = Vec::new();
     // Per policy: the provider's outcomes per adversary.
     let mut provider_clean: Vec<Vec<Vec<f64>>> = Vec::new();
-    for (i, (c, _)) in contracts.iter().enumerate() {
+    for i in 0..contracts.len() {
         let r = if i == base_ix {
             base.take()
         } else {
-            Some(reduce(c, &replay(i)?))
+            Some(reduce(run(i, &keys, Leak::Count(&ghosts, &revealing))?))
         };
         let Some(r) = r else { continue };
         reports.push(r.report);
@@ -507,12 +623,24 @@ fn gate_sweep(
     let nb = &model.nb;
     for (tau, table) in &opts.gate_sweep {
         let c = sharing_with(contracts, format!("gate@{tau}"), table.clone())?;
-        let tr = replay_traces(&c, frontier, &ReplayOptions::default(), opts.progress)?;
-        let s = summarize(c.name(), c.table_contract(), &tr, false);
-        let d = docs(&tr, Observer::Provider, opts.view, ChannelMask::FULL);
+        let keys = [(Observer::Provider, ChannelMask::FULL)];
+        let sweep_opts = EvalOptions {
+            per_task: false,
+            ..opts.clone()
+        };
+        let p = pass(
+            &c,
+            &ReplayOptions::default(),
+            frontier,
+            &sweep_opts,
+            &keys,
+            Leak::Skip,
+        )?;
+        let s = p.report;
+        let d = p.views.get(Observer::Provider, ChannelMask::FULL);
         let mut rec = Vec::new();
         for (adv, base) in opts.adversaries.iter().zip(base_out) {
-            let out = scorer.outcomes(*adv, &d, Some(nb));
+            let out = scorer.outcomes(*adv, d, Some(nb));
             rec.push(row(
                 c.name(),
                 Observer::Provider,
@@ -562,6 +690,11 @@ fn noise_sweep(
         }
     }
     let mut rows = Vec::new();
+    let keys = [(obs, ChannelMask::FULL)];
+    let sweep_opts = EvalOptions {
+        per_task: false,
+        ..opts.clone()
+    };
     for rate in &opts.noise_rates {
         let noise = LabelNoise {
             rate: *rate,
@@ -577,9 +710,9 @@ fn noise_sweep(
                 mode: *mode,
                 noise: Some(noise),
             };
-            let tr = replay_traces(c, frontier, &ropts, opts.progress)?;
-            let out = provider.score(scorer, &tr, opts);
-            Ok(Some((tr, out)))
+            let p = pass(c, &ropts, frontier, &sweep_opts, &keys, Leak::Skip)?;
+            let out = provider.score(scorer, &p.views, opts);
+            Ok(Some((p.report, p.noise, out)))
         };
         let mut base = replay(base_ix)?;
         for (i, ((c, _), clean_out)) in contracts.iter().zip(clean_out).enumerate() {
@@ -589,13 +722,14 @@ fn noise_sweep(
             } else {
                 replay(i)?
             };
-            let Some((tr, out)) = this else { continue };
+            let Some((s, noise_stats, out)) = this else {
+                continue;
+            };
             let base_out = if i == base_ix {
                 None
             } else {
-                base.as_ref().map(|b| &b.1)
+                base.as_ref().map(|b| &b.2)
             };
-            let s = summarize(name, "", &tr, false);
             let recovery = opts
                 .adversaries
                 .iter()
@@ -620,7 +754,7 @@ fn noise_sweep(
             rows.push(NoiseRow {
                 rate: *rate,
                 policy: name.to_owned(),
-                labels: tr.iter().map(|t| t.noise).sum(),
+                labels: noise_stats,
                 calls_per_task: s.calls_per_task,
                 delta_per_task: s
                     .observers
@@ -631,7 +765,7 @@ fn noise_sweep(
             });
             if i == base_ix {
                 // Keep the baseline's outcomes for the policies after it.
-                base = Some((Vec::new(), out));
+                base = Some((s, noise_stats, out));
             }
         }
     }
@@ -746,8 +880,9 @@ struct Reduced {
     provider: Option<Vec<Vec<f64>>>,
 }
 
-/// A policy's traces and each adversary's outcomes on them.
-type Scored = (Vec<TaskTrace>, Vec<Vec<f64>>);
+/// A policy's noisy summary, its label-noise counts and each adversary's
+/// outcomes.
+type Scored = (ReplayReport, NoiseStats, Vec<Vec<f64>>);
 
 /// An observer's adversaries, trained on the baseline's view of it.
 struct Model {
@@ -756,53 +891,33 @@ struct Model {
 }
 
 impl Model {
-    fn new(
-        scorer: &Scorer<'_>,
-        base: &[TaskTrace],
-        observer: Observer,
-        opts: &EvalOptions,
-    ) -> Model {
-        let d = docs(base, observer, opts.view, ChannelMask::FULL);
+    fn new(scorer: &Scorer<'_>, base: &Views, observer: Observer) -> Model {
         Model {
             observer,
-            nb: scorer.train(&d),
+            nb: scorer.train(base.get(observer, ChannelMask::FULL)),
         }
     }
 
     /// Each adversary's outcomes on a policy's view of the observer.
-    fn score(
-        &self,
-        scorer: &Scorer<'_>,
-        traces: &[TaskTrace],
-        opts: &EvalOptions,
-    ) -> Vec<Vec<f64>> {
-        let d = docs(traces, self.observer, opts.view, ChannelMask::FULL);
+    fn score(&self, scorer: &Scorer<'_>, views: &Views, opts: &EvalOptions) -> Vec<Vec<f64>> {
+        let d = views.get(self.observer, ChannelMask::FULL);
         opts.adversaries
             .iter()
-            .map(|a| scorer.outcomes(*a, &d, Some(&self.nb)))
+            .map(|a| scorer.outcomes(*a, d, Some(&self.nb)))
             .collect()
     }
 }
 
 /// The baseline's recovery from the provider's view with one channel at a
 /// time (empty unless asked for).
-fn channel_ablation(
-    scorer: &Scorer<'_>,
-    base_traces: &[TaskTrace],
-    opts: &EvalOptions,
-) -> Vec<ChannelRow> {
+fn channel_ablation(scorer: &Scorer<'_>, base: &Views, opts: &EvalOptions) -> Vec<ChannelRow> {
     let mut channels = Vec::new();
     if opts.channel_ablation {
-        for mask in [
-            ChannelMask::FULL,
-            ChannelMask::ARGUMENTS,
-            ChannelMask::DESTINATION,
-            ChannelMask::TOOL,
-        ] {
-            let d = docs(base_traces, Observer::Provider, opts.view, mask);
-            let nb = scorer.train(&d);
+        for mask in ABLATION {
+            let d = base.get(Observer::Provider, mask);
+            let nb = scorer.train(d);
             for adv in &opts.adversaries {
-                let out = scorer.outcomes(*adv, &d, Some(&nb));
+                let out = scorer.outcomes(*adv, d, Some(&nb));
                 channels.push(ChannelRow {
                     channels: mask.name().to_owned(),
                     adversary: *adv,
@@ -813,3 +928,11 @@ fn channel_ablation(
     }
     channels
 }
+
+/// The channel ablation's masks, in report order.
+const ABLATION: [ChannelMask; 4] = [
+    ChannelMask::FULL,
+    ChannelMask::ARGUMENTS,
+    ChannelMask::DESTINATION,
+    ChannelMask::TOOL,
+];

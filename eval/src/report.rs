@@ -132,71 +132,139 @@ pub fn progress(len: usize, message: &str, enabled: bool) -> indicatif::Progress
     }
 }
 
+/// Tasks replayed together by [`replay_chunks`]: enough to keep every core
+/// busy, few enough that a chunk's traces (tens of kilobytes per task) stay
+/// a few megabytes whatever the number of tasks.
+pub const CHUNK: usize = 64;
+
 /// Replay every task (in parallel) and keep the traces, in task order.
+/// Memory grows with the frontier; [`replay_chunks`] keeps one chunk.
 ///
 /// # Errors
 ///
-/// The first task (in task order) whose replay failed.
+/// A task whose replay failed.
 pub fn replay_traces(
     contract: &Contract,
     frontier: &Frontier,
     opts: &ReplayOptions,
     show_progress: bool,
 ) -> Result<Vec<TaskTrace>, ReplayError> {
-    let pb = progress(frontier.tasks.len(), contract.name(), show_progress);
-    let out: Result<Vec<TaskTrace>, ReplayError> = frontier
-        .tasks
-        .par_iter()
-        .map(|t| {
-            let r = replay_task(contract, t, opts);
-            pb.inc(1);
-            r
-        })
-        .collect();
-    pb.finish_and_clear();
-    out
+    let mut out = Vec::with_capacity(frontier.tasks.len());
+    replay_chunks(contract, frontier, opts, show_progress, |_, chunk| {
+        out.extend(chunk);
+        Ok::<(), ReplayError>(())
+    })?;
+    Ok(out)
 }
 
-/// Summarize replayed traces.
-#[must_use]
-pub fn summarize(
-    policy: &str,
-    contract: &str,
-    traces: &[TaskTrace],
+/// Replay the frontier [`CHUNK`] tasks at a time (each chunk in parallel)
+/// and hand each chunk's traces, in task order, to `each` with the index
+/// of its first task; a chunk's traces are dropped before the next is
+/// replayed, so what the caller keeps of them is all that stays.
+///
+/// # Errors
+///
+/// A task whose replay failed, or the first error of `each`.
+pub fn replay_chunks<E: From<ReplayError>>(
+    contract: &Contract,
+    frontier: &Frontier,
+    opts: &ReplayOptions,
+    show_progress: bool,
+    mut each: impl FnMut(usize, Vec<TaskTrace>) -> Result<(), E>,
+) -> Result<(), E> {
+    let pb = progress(frontier.tasks.len(), contract.name(), show_progress);
+    for (i, chunk) in frontier.tasks.chunks(CHUNK).enumerate() {
+        let traces: Result<Vec<TaskTrace>, ReplayError> = chunk
+            .par_iter()
+            .map(|t| {
+                let r = replay_task(contract, t, opts);
+                pb.inc(1);
+                r
+            })
+            .collect();
+        each(i * CHUNK, traces?)?;
+    }
+    pb.finish_and_clear();
+    Ok(())
+}
+
+/// A [`ReplayReport`] built one task at a time ([`Summary::add`]), so a
+/// replay need not keep its traces to be summarized.
+#[derive(Clone, Debug)]
+pub struct Summary {
+    report: ReplayReport,
     per_task: bool,
-) -> ReplayReport {
-    let n = traces.len().max(1) as f64;
-    let mut decisions: BTreeMap<String, usize> = BTreeMap::new();
-    let mut promoted: BTreeMap<String, usize> = BTreeMap::new();
-    let (mut candidates, mut speculative, mut ghosts, mut abandoned, mut calls, mut ccalls) =
-        (0, 0, 0, 0, 0, 0);
-    let mut observers: Vec<ObserverSummary> = Observer::ALL
-        .iter()
-        .map(|o| ObserverSummary::new(*o))
-        .collect();
-    let mut tasks = Vec::new();
-    for t in traces {
+    ghosts: usize,
+    abandoned: usize,
+    calls: usize,
+    committed_calls: usize,
+}
+
+impl Summary {
+    /// An empty summary of `policy` (contract `contract`); `per_task` keeps
+    /// one [`TaskSummary`] per task.
+    #[must_use]
+    pub fn new(policy: &str, contract: &str, per_task: bool) -> Summary {
+        Summary {
+            report: ReplayReport {
+                policy: policy.to_owned(),
+                contract: contract.to_owned(),
+                tasks: 0,
+                candidates: 0,
+                speculative: 0,
+                decisions: BTreeMap::new(),
+                promoted_decisions: BTreeMap::new(),
+                calls_per_task: 0.0,
+                committed_calls_per_task: 0.0,
+                ghost_calls: 0,
+                ghost_call_rate: 0.0,
+                abandoned_rate: 0.0,
+                observers: Observer::ALL
+                    .iter()
+                    .map(|o| ObserverSummary::new(*o))
+                    .collect(),
+                utility: crate::utility::Utility::default(),
+                leakage: None,
+                per_task: Vec::new(),
+            },
+            per_task,
+            ghosts: 0,
+            abandoned: 0,
+            calls: 0,
+            committed_calls: 0,
+        }
+    }
+
+    /// Count one task's trace.
+    pub fn add(&mut self, t: &TaskTrace) {
+        let r = &mut self.report;
+        r.tasks += 1;
         let mut td: BTreeMap<String, usize> = BTreeMap::new();
         for e in &t.events {
-            candidates += 1;
-            *decisions.entry(e.decision.as_str().to_owned()).or_default() += 1;
+            r.candidates += 1;
+            *r.decisions
+                .entry(e.decision.as_str().to_owned())
+                .or_default() += 1;
             *td.entry(e.decision.as_str().to_owned()).or_default() += 1;
             if let Some(p) = e.promoted_decision {
-                *promoted.entry(p.as_str().to_owned()).or_default() += 1;
+                *r.promoted_decisions
+                    .entry(p.as_str().to_owned())
+                    .or_default() += 1;
             }
             if e.speculative() {
-                speculative += 1;
+                r.speculative += 1;
                 if !e.in_plan {
-                    abandoned += 1;
+                    self.abandoned += 1;
                 }
             }
         }
         let g = t.events.iter().filter(|e| e.ghost()).count();
-        ghosts += g;
-        calls += t.issued.sent.len();
-        ccalls += t.committed.sent.len();
+        self.ghosts += g;
+        self.calls += t.issued.sent.len();
+        self.committed_calls += t.committed.sent.len();
+        r.utility.add(t);
         let mut deltas = BTreeMap::new();
-        for s in &mut observers {
+        for s in &mut r.observers {
             let o = s.observer;
             let x = t.exposure(o);
             s.issued += x.issued.len();
@@ -204,10 +272,11 @@ pub fn summarize(
             s.delta += x.delta.len();
             s.precommit += x.precommit.len();
             if !x.delta.is_empty() {
+                // Counted here, divided by the task count in `finish`.
                 s.tasks_exposed += 1.0;
             }
-            for r in x.delta_records() {
-                for (f, l) in &r.fields {
+            for rec in x.delta_records() {
+                for (f, l) in &rec.fields {
                     // Argument and destination lattices share label names.
                     let key = if f == "<destination>" {
                         format!("destination:{l}")
@@ -220,8 +289,8 @@ pub fn summarize(
             }
             deltas.insert(o.as_str().to_owned(), x.delta.len());
         }
-        if per_task {
-            tasks.push(TaskSummary {
+        if self.per_task {
+            r.per_task.push(TaskSummary {
                 task: t.task.clone(),
                 label: t.label.clone(),
                 candidates: t.events.len(),
@@ -232,29 +301,39 @@ pub fn summarize(
             });
         }
     }
-    for s in &mut observers {
-        s.delta_per_task = s.delta as f64 / n;
-        s.tasks_exposed /= n;
+
+    /// The report: totals, and means over the tasks added.
+    #[must_use]
+    pub fn finish(self) -> ReplayReport {
+        let mut r = self.report;
+        let n = r.tasks.max(1) as f64;
+        for s in &mut r.observers {
+            s.delta_per_task = s.delta as f64 / n;
+            s.tasks_exposed /= n;
+        }
+        let spec = r.speculative.max(1) as f64;
+        r.calls_per_task = self.calls as f64 / n;
+        r.committed_calls_per_task = self.committed_calls as f64 / n;
+        r.ghost_calls = self.ghosts;
+        r.ghost_call_rate = self.ghosts as f64 / spec;
+        r.abandoned_rate = self.abandoned as f64 / spec;
+        r
     }
-    let spec = speculative.max(1) as f64;
-    ReplayReport {
-        policy: policy.to_owned(),
-        contract: contract.to_owned(),
-        tasks: traces.len(),
-        candidates,
-        speculative,
-        decisions,
-        promoted_decisions: promoted,
-        calls_per_task: calls as f64 / n,
-        committed_calls_per_task: ccalls as f64 / n,
-        ghost_calls: ghosts,
-        ghost_call_rate: ghosts as f64 / spec,
-        abandoned_rate: abandoned as f64 / spec,
-        observers,
-        utility: crate::utility::utility(traces),
-        leakage: None,
-        per_task: tasks,
+}
+
+/// Summarize replayed traces.
+#[must_use]
+pub fn summarize(
+    policy: &str,
+    contract: &str,
+    traces: &[TaskTrace],
+    per_task: bool,
+) -> ReplayReport {
+    let mut s = Summary::new(policy, contract, per_task);
+    for t in traces {
+        s.add(t);
     }
+    s.finish()
 }
 
 /// Replay a frontier through one contract and summarize it.
@@ -269,11 +348,10 @@ pub fn replay(
     per_task: bool,
     show_progress: bool,
 ) -> Result<ReplayReport, ReplayError> {
-    let traces = replay_traces(contract, frontier, opts, show_progress)?;
-    Ok(summarize(
-        contract.name(),
-        contract.table_contract(),
-        &traces,
-        per_task,
-    ))
+    let mut s = Summary::new(contract.name(), contract.table_contract(), per_task);
+    replay_chunks(contract, frontier, opts, show_progress, |_, traces| {
+        traces.iter().for_each(|t| s.add(t));
+        Ok::<(), ReplayError>(())
+    })?;
+    Ok(s.finish())
 }

@@ -96,21 +96,30 @@ fn share(a: usize, b: usize) -> f64 {
 #[must_use]
 pub fn utility(traces: &[TaskTrace]) -> Utility {
     let mut u = Utility::default();
-    for e in traces.iter().flat_map(|t| &t.events).filter(|e| e.in_plan) {
-        u.committed += 1;
-        match e.dispatch {
-            Dispatch::Original => u.unchanged += 1,
-            Dispatch::DeferredThenPromoted { rewritten: false }
-            | Dispatch::ShadowThenReissued { rewritten: false } => u.late += 1,
-            Dispatch::Rewritten
-            | Dispatch::ShadowedLocally
-            | Dispatch::DeferredThenPromoted { rewritten: true }
-            | Dispatch::ShadowThenReissued { rewritten: true } => u.altered += 1,
-            Dispatch::Withheld => u.withheld += 1,
-            Dispatch::Blocked => u.blocked += 1,
-        }
+    for t in traces {
+        u.add(t);
     }
     u
+}
+
+impl Utility {
+    /// Count one task's committed plan.
+    pub fn add(&mut self, t: &TaskTrace) {
+        for e in t.events.iter().filter(|e| e.in_plan) {
+            self.committed += 1;
+            match e.dispatch {
+                Dispatch::Original => self.unchanged += 1,
+                Dispatch::DeferredThenPromoted { rewritten: false }
+                | Dispatch::ShadowThenReissued { rewritten: false } => self.late += 1,
+                Dispatch::Rewritten
+                | Dispatch::ShadowedLocally
+                | Dispatch::DeferredThenPromoted { rewritten: true }
+                | Dispatch::ShadowThenReissued { rewritten: true } => self.altered += 1,
+                Dispatch::Withheld => self.withheld += 1,
+                Dispatch::Blocked => self.blocked += 1,
+            }
+        }
+    }
 }
 
 /// The labels that make a dispatch revealing, per lattice.
@@ -160,17 +169,27 @@ pub fn revealing_labels(lattice: &Lattice) -> HashSet<String> {
 pub fn revealing_ghosts(baseline: &[TaskTrace], revealing: &Revealing) -> HashSet<(usize, usize)> {
     let mut out = HashSet::new();
     for (ti, t) in baseline.iter().enumerate() {
-        for s in &t.issued.sent {
-            let ghost = t
-                .events
-                .get(s.index)
-                .is_some_and(|e| e.speculative() && !e.in_plan);
-            if ghost && revealing.reveals(s) {
-                out.insert((ti, s.index));
-            }
-        }
+        add_revealing_ghosts(ti, t, revealing, &mut out);
     }
     out
+}
+
+/// Add the revealing ghosts of task `ti`'s baseline trace to `out`.
+pub fn add_revealing_ghosts(
+    ti: usize,
+    t: &TaskTrace,
+    revealing: &Revealing,
+    out: &mut HashSet<(usize, usize)>,
+) {
+    for s in &t.issued.sent {
+        let ghost = t
+            .events
+            .get(s.index)
+            .is_some_and(|e| e.speculative() && !e.in_plan);
+        if ghost && revealing.reveals(s) {
+            out.insert((ti, s.index));
+        }
+    }
 }
 
 /// How many of `ghosts` a policy's traces send to the provider revealing.
@@ -182,15 +201,27 @@ pub fn leakage(
 ) -> Leakage {
     let mut leaked = HashSet::new();
     for (ti, t) in traces.iter().enumerate() {
-        for s in &t.issued.sent {
-            if ghosts.contains(&(ti, s.index)) && revealing.reveals(s) {
-                leaked.insert((ti, s.index));
-            }
-        }
+        add_leaked(ti, t, ghosts, revealing, &mut leaked);
     }
     Leakage {
         revealing: ghosts.len(),
         leaked: leaked.len(),
+    }
+}
+
+/// Add to `leaked` the ghosts of `ghosts` that task `ti`'s trace sends
+/// revealing.
+pub fn add_leaked(
+    ti: usize,
+    t: &TaskTrace,
+    ghosts: &HashSet<(usize, usize)>,
+    revealing: &Revealing,
+    leaked: &mut HashSet<(usize, usize)>,
+) {
+    for s in &t.issued.sent {
+        if ghosts.contains(&(ti, s.index)) && revealing.reveals(s) {
+            leaked.insert((ti, s.index));
+        }
     }
 }
 

@@ -373,7 +373,9 @@ fn the_direct_paths_decide_every_query_as_the_checked_path() {
     modes.push("no_such_mode");
     let labels = |n: usize| {
         let n = u32::try_from(n).unwrap();
-        std::iter::once(None).chain((0..=n).map(Some)).collect::<Vec<_>>()
+        std::iter::once(None)
+            .chain((0..=n).map(Some))
+            .collect::<Vec<_>>()
     };
     let args = labels(t.lattices.args.labels.len());
     let dls = labels(t.lattices.destination.labels.len());
@@ -408,9 +410,8 @@ fn the_direct_paths_decide_every_query_as_the_checked_path() {
                                 let direct = d.decide(&q);
                                 assert_eq!(direct, checked, "{q:?}");
                                 assert_eq!(d.cell(&q).map(|(i, _)| i), checked.cell, "{q:?}");
-                                let by_resolved = resolved.map(|r| {
-                                    d.decide_resolved(r, confidence, &q.labels, budgets)
-                                });
+                                let by_resolved = resolved
+                                    .map(|r| d.decide_resolved(r, confidence, &q.labels, budgets));
                                 assert_eq!(
                                     by_resolved.unwrap_or_else(
                                         stpc_runtime::decide::Decision::fail_closed
