@@ -180,10 +180,7 @@ fn stpc_strings_native<'d>(d: &'d Decider, e: &Event) -> Option<(u32, &'d Cell)>
 
 /// The verdict of a decided cell (`None` fails closed).
 fn of_cell(cell: Option<(u32, &Cell)>) -> Verdict {
-    of_decision(&match cell {
-        Some((i, c)) => Decision::from_cell(i, c),
-        None => Decision::fail_closed(),
-    })
+    of_decision(&Decision::of_cell(cell))
 }
 
 /// Tool, destination and mode resolved once (`Decider::resolve`, as an

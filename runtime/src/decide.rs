@@ -164,6 +164,17 @@ impl<'t> Decision<'t> {
         }
     }
 
+    /// The decision of a looked-up cell ([`Decider::cell`]); `None` fails
+    /// closed.
+    #[inline]
+    #[must_use]
+    pub fn of_cell(cell: Option<(u32, &'t Cell)>) -> Decision<'t> {
+        match cell {
+            Some((i, c)) => Decision::from_cell(i, c),
+            None => Decision::fail_closed(),
+        }
+    }
+
     /// The fail-closed BLOCK decision: no cell, no rule.
     #[must_use]
     pub fn fail_closed() -> Decision<'t> {
@@ -375,29 +386,22 @@ impl Dense {
         Some(())
     }
 
-    /// The offset of coordinates `coords` of dimensions `first..`, each
-    /// checked against its dimension's size; `None` outside the domain.
-    #[inline]
-    fn offset_from(&self, first: usize, coords: &[u32]) -> Option<usize> {
-        let sizes = self.sizes.get(first..self.n)?;
-        let strides = self.strides.get(first..self.n)?;
+    /// The offset of the first coordinates `coords` (a prefix of a point),
+    /// each checked against its dimension's size; `None` outside the
+    /// domain. A `u32`: the index has at most [`DENSE_LIMIT`] entries.
+    fn offset(&self, coords: &[u32]) -> Option<u32> {
+        let sizes = self.sizes.get(..self.n)?;
         if coords.len() > sizes.len() {
             return None;
         }
         let mut i = 0usize;
-        for ((&c, &n), &stride) in coords.iter().zip(sizes).zip(strides) {
+        for ((&c, &n), &stride) in coords.iter().zip(sizes).zip(&self.strides) {
             if c >= n {
                 return None;
             }
             i += c as usize * stride as usize;
         }
-        Some(i)
-    }
-
-    /// The offset of the first coordinates `coords` (a prefix of a point),
-    /// as a `u32` (the index has at most [`DENSE_LIMIT`] entries).
-    fn offset(&self, coords: &[u32]) -> Option<u32> {
-        u32::try_from(self.offset_from(0, coords)?).ok()
+        u32::try_from(i).ok()
     }
 
     /// The encoded cell of `coords`; [`INVALID`] outside the domain.
@@ -406,14 +410,10 @@ impl Dense {
         if coords.len() != self.n {
             return INVALID;
         }
-        let mut i = 0usize;
-        for ((&c, &n), &stride) in coords.iter().zip(&self.sizes).zip(&self.strides) {
-            if c >= n {
-                return INVALID;
-            }
-            i += c as usize * stride as usize;
-        }
-        self.cells.get(i).copied().unwrap_or(INVALID)
+        self.offset(coords)
+            .and_then(|i| self.cells.get(i as usize))
+            .copied()
+            .unwrap_or(INVALID)
     }
 }
 
@@ -893,10 +893,7 @@ impl Decider {
         labels: &LabelsIn<'_>,
         budgets_exhausted: &[bool],
     ) -> Decision<'_> {
-        match self.cell_resolved(r, confidence, labels, budgets_exhausted) {
-            Some((i, c)) => Decision::from_cell(i, c),
-            None => Decision::fail_closed(),
-        }
+        Decision::of_cell(self.cell_resolved(r, confidence, labels, budgets_exhausted))
     }
 
     /// The cell [`Decider::decide_resolved`] decides, with its index,
@@ -947,8 +944,7 @@ impl Decider {
         let n = self
             .fill_ids(r.ids, confidence, labels, budgets_exhausted, &mut coords)
             .ok()?;
-        let i = self.cell_index(coords.get(..n)?)?;
-        Some((i, self.table.cells.get(i as usize)?))
+        self.cell_of(self.cell_index(coords.get(..n)?)?)
     }
 
     /// The encoded cell at `base` plus the offset of the rest of the point
@@ -987,22 +983,16 @@ impl Decider {
         dense.cells.get(at as usize).copied().unwrap_or(INVALID)
     }
 
-    /// The decision of an encoded cell index (`None` fails closed).
+    /// Cell `i` of the table, with its index; `None` past the last cell.
     #[inline]
-    fn cell_decision(&self, cell: Option<u32>) -> Decision<'_> {
-        match cell.and_then(|i| Some((i, self.table.cells.get(i as usize)?))) {
-            Some((i, c)) => Decision::from_cell(i, c),
-            None => Decision::fail_closed(),
-        }
+    fn cell_of(&self, i: u32) -> Option<(u32, &Cell)> {
+        Some((i, self.table.cells.get(i as usize)?))
     }
 
     /// Decide a query; any error yields the fail-closed BLOCK decision.
     #[must_use]
     pub fn decide(&self, q: &Query<'_>) -> Decision<'_> {
-        match self.cell(q) {
-            Some((i, c)) => Decision::from_cell(i, c),
-            None => Decision::fail_closed(),
-        }
+        Decision::of_cell(self.cell(q))
     }
 
     /// The cell [`Decider::decide`] decides, with its index, without
@@ -1036,8 +1026,7 @@ impl Decider {
         if at == INVALID {
             return None;
         }
-        let i = at & !LEAF;
-        Some((i, self.table.cells.get(i as usize)?))
+        self.cell_of(at & !LEAF)
     }
 
     /// Where the walk starts: the memoised node after the tool, destination
@@ -1093,7 +1082,7 @@ impl Decider {
 
     #[inline]
     fn decide_coords(&self, coords: &[u32]) -> Decision<'_> {
-        self.cell_decision(self.cell_index(coords))
+        Decision::of_cell(self.cell_index(coords).and_then(|i| self.cell_of(i)))
     }
 
     /// Decide a prepared point.
@@ -1109,13 +1098,10 @@ impl Decider {
     #[must_use]
     pub fn decide_point_by_walk(&self, p: &Point) -> Decision<'_> {
         let coords = p.coords();
-        match self
-            .walk_from(self.start(coords), coords)
-            .and_then(|i| Some((i, self.table.cells.get(i as usize)?)))
-        {
-            Some((i, c)) => Decision::from_cell(i, c),
-            None => Decision::fail_closed(),
-        }
+        Decision::of_cell(
+            self.walk_from(self.start(coords), coords)
+                .and_then(|i| self.cell_of(i)),
+        )
     }
 
     /// Whether decisions use the dense index (the domain has at most
