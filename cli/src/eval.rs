@@ -12,9 +12,9 @@
 
 use std::path::{Path, PathBuf};
 
-use stpc_eval::corpus::{generate, Kind, Spec};
+use stpc_eval::corpus::{generate, Corpus, Kind, Spec};
 use stpc_eval::frontier::Format as InputFormat;
-use stpc_eval::{evaluate, Adversary, EvalOptions, Observer, View};
+use stpc_eval::{evaluate, Adversary, EvalOptions, Observer, Tasks, View};
 
 use crate::inputs::{compile_text, load_policy, parse_pair, read_frontier, write_output, Loaded};
 use crate::{output, Global, Outcome};
@@ -266,9 +266,20 @@ pub fn run(global: &Global, args: EvalArgs) -> Outcome {
     for (_, table) in &policies {
         destinations = crate::inputs::single_destinations(table, &destinations);
     }
-    let frontier = match (&args.frontier, args.generate) {
+    // A generated corpus is drawn a chunk of tasks at a time as the
+    // replays read it (memory does not grow with `--generate`); a frontier
+    // file is read whole.
+    let frontier: Box<dyn Tasks> = match (&args.frontier, args.generate) {
         (Some(path), _) => match read_frontier(path, args.input_format, &destinations) {
-            Ok(f) => f,
+            Ok(f) => {
+                if let Some(out) = &args.write_frontier {
+                    let text = f.to_jsonl().map_err(|e| e.to_string());
+                    if write_output(global, text, Some(out)) != Outcome::Success {
+                        return Outcome::Failure;
+                    }
+                }
+                Box::new(f)
+            }
             Err(m) => {
                 output::fail(global, &m);
                 return Outcome::Failure;
@@ -279,23 +290,25 @@ pub fn run(global: &Global, args: EvalArgs) -> Outcome {
                 CorpusKind::Paired => Kind::PairedReplay,
                 CorpusKind::Static => Kind::StaticPlan,
             };
-            generate(&Spec {
+            let spec = Spec {
                 tasks: n,
                 seeds: args.seeds.clone(),
                 kind,
-            })
+            };
+            if let Some(path) = &args.write_frontier {
+                // Written whole: the file is the whole corpus anyway.
+                let text = generate(&spec).to_jsonl().map_err(|e| e.to_string());
+                if write_output(global, text, Some(path)) != Outcome::Success {
+                    return Outcome::Failure;
+                }
+            }
+            Box::new(Corpus::new(spec))
         }
         (None, None) => {
             output::fail(global, "give a frontier file or `--generate TASKS`");
             return Outcome::Failure;
         }
     };
-    if let Some(path) = &args.write_frontier {
-        let text = frontier.to_jsonl().map_err(|e| e.to_string());
-        if write_output(global, text, Some(path)) != Outcome::Success {
-            return Outcome::Failure;
-        }
-    }
     let opts = EvalOptions {
         baseline: args.baseline.clone(),
         observers: if args.observers.is_empty() {
@@ -322,7 +335,7 @@ pub fn run(global: &Global, args: EvalArgs) -> Outcome {
         per_task: args.per_task,
         progress: !args.no_progress,
     };
-    let report = match evaluate(policies, &frontier, &opts) {
+    let report = match evaluate(policies, frontier.as_ref(), &opts) {
         Ok(r) => r,
         Err(e) => {
             output::fail(global, &e.to_string());

@@ -21,10 +21,11 @@
 //! the six, the prototype is the label name alone. Everything is
 //! deterministic: ties abstain rather than pick by order.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{HashMap, HashSet};
 
 use serde::{Deserialize, Serialize};
 
+use crate::docs::Vocab;
 use crate::trace::Record;
 
 /// An adversary.
@@ -481,27 +482,34 @@ fn unique_max(scores: &[f64]) -> Option<usize> {
     }
 }
 
+/// Each label's prototype document (its name and topic vocabulary), as ids
+/// of `vocab`: the keyword adversary's lexicons and TF-IDF's prototypes.
+#[must_use]
+pub fn prototypes(labels: &[String], vocab: &mut Vocab) -> Vec<Vec<u32>> {
+    labels
+        .iter()
+        .map(|l| vocab.intern_all(&prototype(l)))
+        .collect()
+}
+
 /// The keyword adversary's lexicons, built once per label set.
 #[derive(Debug, Clone)]
 pub struct Keyword {
-    lexicons: Vec<std::collections::HashSet<String>>,
+    lexicons: Vec<HashSet<u32>>,
 }
 
 impl Keyword {
-    /// Lexicons for a label set.
+    /// Lexicons of the labels' prototypes ([`prototypes`]).
     #[must_use]
-    pub fn new(labels: &[String]) -> Keyword {
+    pub fn new(protos: &[Vec<u32>]) -> Keyword {
         Keyword {
-            lexicons: labels
-                .iter()
-                .map(|l| prototype(l).into_iter().collect())
-                .collect(),
+            lexicons: protos.iter().map(|p| p.iter().copied().collect()).collect(),
         }
     }
 
     /// Pick a label for one document.
     #[must_use]
-    pub fn predict(&self, doc: &[String]) -> Option<usize> {
+    pub fn predict(&self, doc: &[u32]) -> Option<usize> {
         let scores: Vec<f64> = self
             .lexicons
             .iter()
@@ -511,127 +519,181 @@ impl Keyword {
     }
 }
 
-/// Keyword adversary on one document.
-#[must_use]
-pub fn keyword(doc: &[String], labels: &[String]) -> Option<usize> {
-    Keyword::new(labels).predict(doc)
+/// Document frequencies over a set of documents: in how many each word
+/// occurs.
+#[derive(Debug, Default)]
+pub struct DocFreq {
+    df: HashMap<u32, f64>,
+    docs: usize,
 }
 
-/// TF-IDF nearest label over a set of documents (IDF from the documents and prototypes).
-#[must_use]
-pub fn tfidf(docs: &[Vec<String>], labels: &[String]) -> Vec<Option<usize>> {
-    let protos: Vec<Vec<String>> = labels.iter().map(|l| prototype(l)).collect();
-    let mut df: HashMap<&str, f64> = HashMap::new();
-    for d in docs.iter().chain(&protos) {
-        let mut seen: Vec<&str> = d.iter().map(String::as_str).collect();
+impl DocFreq {
+    /// Count one more document.
+    pub fn add(&mut self, doc: &[u32]) {
+        let mut seen = doc.to_vec();
         seen.sort_unstable();
         seen.dedup();
         for w in seen {
-            *df.entry(w).or_default() += 1.0;
+            *self.df.entry(w).or_default() += 1.0;
         }
+        self.docs += 1;
     }
-    let n = (docs.len() + protos.len()) as f64;
-    let vec = |d: &[String]| -> BTreeMap<String, f64> {
-        let mut tf: BTreeMap<String, f64> = BTreeMap::new();
-        for w in d {
-            *tf.entry(w.clone()).or_default() += 1.0;
-        }
-        for (w, v) in &mut tf {
-            *v *= ((1.0 + n) / (1.0 + df.get(w.as_str()).copied().unwrap_or(0.0))).ln() + 1.0;
-        }
-        let norm = tf.values().map(|v| v * v).sum::<f64>().sqrt();
-        if norm > 0.0 {
-            tf.values_mut().for_each(|v| *v /= norm);
-        }
-        tf
-    };
-    let pv: Vec<BTreeMap<String, f64>> = protos.iter().map(|p| vec(p)).collect();
-    docs.iter()
-        .map(|d| {
-            let dv = vec(d);
-            let scores: Vec<f64> = pv
-                .iter()
-                .map(|p| {
-                    dv.iter()
-                        .map(|(w, x)| x * p.get(w).copied().unwrap_or(0.0))
-                        .sum()
-                })
-                .collect();
-            unique_max(&scores)
-        })
-        .collect()
 }
 
-/// Multinomial naive Bayes with leave-one-group-out training.
+/// TF-IDF nearest label: the prototypes weighed with the frequencies of
+/// the scored documents plus the prototypes.
+#[derive(Debug)]
+pub struct Tfidf {
+    df: HashMap<u32, f64>,
+    n: f64,
+    protos: Vec<HashMap<u32, f64>>,
+}
+
+impl Tfidf {
+    /// The model of the labels' prototypes ([`prototypes`]) over the
+    /// documents counted in `df`.
+    #[must_use]
+    pub fn new(protos: &[Vec<u32>], vocab: &Vocab, mut df: DocFreq) -> Tfidf {
+        for p in protos {
+            df.add(p);
+        }
+        let mut t = Tfidf {
+            n: df.docs as f64,
+            df: df.df,
+            protos: Vec::new(),
+        };
+        t.protos = protos
+            .iter()
+            .map(|p| t.weigh(p, vocab).into_iter().collect())
+            .collect();
+        t
+    }
+
+    /// A document's normalised TF-IDF vector, in the order of its words'
+    /// strings (the order every sum below is taken in, so the figures do
+    /// not depend on the ids a run happened to give).
+    fn weigh(&self, doc: &[u32], vocab: &Vocab) -> Vec<(u32, f64)> {
+        let mut words = doc.to_vec();
+        words.sort_unstable_by(|a, b| vocab.word(*a).cmp(vocab.word(*b)));
+        let mut tf: Vec<(u32, f64)> = Vec::new();
+        for w in words {
+            match tf.last_mut() {
+                Some((last, n)) if *last == w => *n += 1.0,
+                _ => tf.push((w, 1.0)),
+            }
+        }
+        for (w, v) in &mut tf {
+            let df = self.df.get(w).copied().unwrap_or(0.0);
+            *v *= ((1.0 + self.n) / (1.0 + df)).ln() + 1.0;
+        }
+        let norm = tf.iter().map(|(_, v)| v * v).sum::<f64>().sqrt();
+        if norm > 0.0 {
+            tf.iter_mut().for_each(|(_, v)| *v /= norm);
+        }
+        tf
+    }
+
+    /// The label whose prototype is nearest to `doc` by cosine.
+    #[must_use]
+    pub fn predict(&self, doc: &[u32], vocab: &Vocab) -> Option<usize> {
+        let dv = self.weigh(doc, vocab);
+        let scores: Vec<f64> = self
+            .protos
+            .iter()
+            .map(|p| {
+                dv.iter()
+                    .map(|(w, x)| x * p.get(w).copied().unwrap_or(0.0))
+                    .sum()
+            })
+            .collect();
+        unique_max(&scores)
+    }
+}
+
+/// Multinomial naive Bayes with leave-one-group-out prediction, trained one
+/// document at a time ([`NaiveBayes::add`]). It keeps counts per label and
+/// word, not the documents: to leave a group out, the caller hands
+/// [`NaiveBayes::predict`] the group's training documents
+/// ([`NaiveBayes::members`] says which).
 #[derive(Debug)]
 pub struct NaiveBayes {
-    vocab: HashMap<String, usize>,
-    /// `counts[c][w]`.
+    /// `counts[c][w]`, by word id.
     counts: Vec<Vec<f64>>,
     totals: Vec<f64>,
     docs: Vec<f64>,
-    /// Per training document: (label index, group, token ids).
-    train: Vec<(usize, String, Vec<usize>)>,
-    /// Training documents by group.
-    groups: HashMap<String, Vec<usize>>,
+    /// Per word id, whether a training document had it.
+    known: Vec<bool>,
+    /// How many words training documents had.
+    vocab: usize,
+    /// Per group, its training documents: (label, the caller's index).
+    groups: HashMap<u32, Vec<(usize, usize)>>,
 }
 
 impl NaiveBayes {
-    /// Train on `(tokens, label index, group)` documents over `k` labels.
+    /// An untrained model over `k` labels.
     #[must_use]
-    pub fn train(examples: Vec<(Vec<String>, usize, String)>, k: usize) -> NaiveBayes {
-        let mut vocab: HashMap<String, usize> = HashMap::new();
-        let mut train: Vec<(usize, String, Vec<usize>)> = Vec::with_capacity(examples.len());
-        for (toks, c, g) in examples {
-            let ids: Vec<usize> = toks
-                .into_iter()
-                .map(|t| {
-                    let n = vocab.len();
-                    *vocab.entry(t).or_insert(n)
-                })
-                .collect();
-            train.push((c, g, ids));
-        }
-        let v = vocab.len();
-        let mut counts = vec![vec![0.0; v]; k];
-        let mut totals = vec![0.0; k];
-        let mut docs = vec![0.0; k];
-        for (c, _, ids) in &train {
-            if let (Some(row), Some(t), Some(d)) =
-                (counts.get_mut(*c), totals.get_mut(*c), docs.get_mut(*c))
-            {
-                for w in ids {
-                    if let Some(x) = row.get_mut(*w) {
-                        *x += 1.0;
-                    }
-                }
-                *t += ids.len() as f64;
-                *d += 1.0;
-            }
-        }
-        let mut groups: HashMap<String, Vec<usize>> = HashMap::new();
-        for (i, (_, g, _)) in train.iter().enumerate() {
-            groups.entry(g.clone()).or_default().push(i);
-        }
+    pub fn new(k: usize) -> NaiveBayes {
         NaiveBayes {
-            vocab,
-            counts,
-            totals,
-            docs,
-            train,
-            groups,
+            counts: vec![Vec::new(); k],
+            totals: vec![0.0; k],
+            docs: vec![0.0; k],
+            known: Vec::new(),
+            vocab: 0,
+            groups: HashMap::new(),
         }
     }
 
-    /// Predict a document, leaving out every training document of `group`.
+    /// Train on one more document of label `c` in `group`; `index` is how
+    /// the caller finds it again (see [`NaiveBayes::members`]).
+    pub fn add(&mut self, doc: &[u32], c: usize, group: u32, index: usize) {
+        for &w in doc {
+            let w = w as usize;
+            if w >= self.known.len() {
+                self.known.resize(w + 1, false);
+            }
+            if let Some(k) = self.known.get_mut(w) {
+                if !*k {
+                    *k = true;
+                    self.vocab += 1;
+                }
+            }
+        }
+        if let (Some(row), Some(t), Some(d)) = (
+            self.counts.get_mut(c),
+            self.totals.get_mut(c),
+            self.docs.get_mut(c),
+        ) {
+            for &w in doc {
+                let w = w as usize;
+                if w >= row.len() {
+                    row.resize(w + 1, 0.0);
+                }
+                if let Some(x) = row.get_mut(w) {
+                    *x += 1.0;
+                }
+            }
+            *t += doc.len() as f64;
+            *d += 1.0;
+        }
+        self.groups.entry(group).or_default().push((c, index));
+    }
+
+    /// The training documents of `group`: (label, index given to
+    /// [`NaiveBayes::add`]).
     #[must_use]
-    pub fn predict(&self, doc: &[String], group: &str) -> Option<usize> {
+    pub fn members(&self, group: u32) -> &[(usize, usize)] {
+        self.groups.get(&group).map_or(&[], Vec::as_slice)
+    }
+
+    /// Predict a document, leaving out `held_out`: every training document
+    /// of its group, with its label.
+    #[must_use]
+    pub fn predict(&self, doc: &[u32], held_out: &[(usize, Vec<u32>)]) -> Option<usize> {
         let k = self.counts.len();
-        let mut counts_out: Vec<HashMap<usize, f64>> = vec![HashMap::new(); k];
+        let mut counts_out: Vec<HashMap<u32, f64>> = vec![HashMap::new(); k];
         let mut totals = self.totals.clone();
         let mut docs = self.docs.clone();
-        let members: &[usize] = self.groups.get(group).map_or(&[], Vec::as_slice);
-        for (c, _, ids) in members.iter().filter_map(|i| self.train.get(*i)) {
+        for (c, ids) in held_out {
             if let (Some(m), Some(t), Some(d)) =
                 (counts_out.get_mut(*c), totals.get_mut(*c), docs.get_mut(*c))
             {
@@ -646,10 +708,11 @@ impl NaiveBayes {
         if ndocs <= 0.0 {
             return None;
         }
-        let v = self.vocab.len().max(1) as f64;
-        let ids: Vec<usize> = doc
+        let v = self.vocab.max(1) as f64;
+        let ids: Vec<u32> = doc
             .iter()
-            .filter_map(|t| self.vocab.get(t).copied())
+            .copied()
+            .filter(|w| self.known.get(*w as usize).copied().unwrap_or(false))
             .collect();
         let scores: Vec<f64> = (0..k)
             .map(|c| {
@@ -663,7 +726,7 @@ impl NaiveBayes {
                 let row = self.counts.get(c);
                 let out = counts_out.get(c);
                 for w in &ids {
-                    let n = row.and_then(|r| r.get(*w)).copied().unwrap_or(0.0)
+                    let n = row.and_then(|r| r.get(*w as usize)).copied().unwrap_or(0.0)
                         - out.and_then(|o| o.get(w)).copied().unwrap_or(0.0);
                     s += (n + 1.0).ln() - denom;
                 }

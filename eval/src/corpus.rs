@@ -21,10 +21,13 @@
 //! re-run would. Either way a task under several seeds shares a `group`, so
 //! leave-one-out training never sees the same task.
 
+use std::borrow::Cow;
+use std::ops::Range;
+
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
-use crate::frontier::{Candidate, Commit, Frontier, Task};
+use crate::frontier::{Candidate, Commit, Frontier, Task, Tasks};
 use crate::stats::Rng;
 
 /// Corpus kinds.
@@ -447,61 +450,102 @@ fn ghost_branches(rng: &mut Rng, t: &Topic, size: usize) -> Vec<Branch> {
     out
 }
 
-/// Generate a corpus.
-#[must_use]
-pub fn generate(spec: &Spec) -> Frontier {
-    let mut tasks = Vec::with_capacity(spec.tasks * spec.seeds.len());
-    // Topics are balanced over base tasks, in a fixed shuffled order.
-    let mut order: Vec<usize> = (0..spec.tasks).map(|k| k % TOPICS.len()).collect();
-    Rng::new(0x5EED_0F70_91C5).shuffle(&mut order);
-    for &seed in &spec.seeds {
-        for (k, ti) in order.iter().enumerate() {
-            let name = TOPICS.get(*ti).copied().unwrap_or("health");
-            let t = topic(name);
-            let mut base = Rng::stream(0xBA5E, k as u64);
-            let mut rng = Rng::stream(seed, k as u64);
-            let plan = match spec.kind {
-                Kind::StaticPlan => plan_branch(&mut base, t),
-                Kind::PairedReplay => plan_branch(&mut rng, t),
-            };
-            let size = frontier_size(&mut rng).max(plan.calls.len());
-            let mut branches = ghost_branches(&mut rng, t, size - plan.calls.len());
-            let at = rng.below(branches.len() + 1);
-            branches.insert(at, plan);
-            let mut candidates = Vec::new();
-            let mut t_ms = 100;
-            // Issue order interleaves branches, as a planner fans out.
-            let mut cursors = vec![0usize; branches.len()];
-            while candidates.len() < size {
-                for (b, cur) in branches.iter().zip(cursors.iter_mut()) {
-                    if let Some((tool, dest, args)) = b.calls.get(*cur) {
-                        *cur += 1;
-                        candidates.push(Candidate {
-                            id: format!("c{}", candidates.len() + 1),
-                            tool: tool.clone(),
-                            destination: dest.clone(),
-                            args: args.clone(),
-                            mode: "speculative".into(),
-                            branch: b.id.clone(),
-                            confidence: Some(b.conf),
-                            t_ms: Some(t_ms),
-                        });
-                        t_ms += 20 + rng.below(40) as u64;
-                    }
+/// A corpus generated on demand: task `j` is drawn from its own random
+/// streams (seed and base task), so any range of tasks can be generated
+/// without the ones before it. An evaluation reads it a chunk at a time
+/// ([`Tasks`]) and never holds the whole frontier; [`generate`] collects
+/// it into a [`Frontier`].
+#[derive(Clone, Debug)]
+pub struct Corpus {
+    spec: Spec,
+    /// The topic of each base task: balanced, in a fixed shuffled order.
+    order: Vec<usize>,
+}
+
+impl Corpus {
+    /// The corpus of `spec`.
+    #[must_use]
+    pub fn new(spec: Spec) -> Corpus {
+        let mut order: Vec<usize> = (0..spec.tasks).map(|k| k % TOPICS.len()).collect();
+        Rng::new(0x5EED_0F70_91C5).shuffle(&mut order);
+        Corpus { spec, order }
+    }
+
+    /// Task `j` (seed-major: every base task of the first seed, then of the
+    /// next); `None` past the end.
+    #[must_use]
+    pub fn task(&self, j: usize) -> Option<Task> {
+        let per_seed = self.order.len();
+        let seed = *self.spec.seeds.get(j.checked_div(per_seed)?)?;
+        let k = j % per_seed;
+        let ti = *self.order.get(k)?;
+        Some(self.draw(seed, k, ti))
+    }
+
+    fn draw(&self, seed: u64, k: usize, ti: usize) -> Task {
+        let name = TOPICS.get(ti).copied().unwrap_or("health");
+        let t = topic(name);
+        let mut base = Rng::stream(0xBA5E, k as u64);
+        let mut rng = Rng::stream(seed, k as u64);
+        let plan = match self.spec.kind {
+            Kind::StaticPlan => plan_branch(&mut base, t),
+            Kind::PairedReplay => plan_branch(&mut rng, t),
+        };
+        let size = frontier_size(&mut rng).max(plan.calls.len());
+        let mut branches = ghost_branches(&mut rng, t, size - plan.calls.len());
+        let at = rng.below(branches.len() + 1);
+        branches.insert(at, plan);
+        let mut candidates = Vec::new();
+        let mut t_ms = 100;
+        // Issue order interleaves branches, as a planner fans out.
+        let mut cursors = vec![0usize; branches.len()];
+        while candidates.len() < size {
+            for (b, cur) in branches.iter().zip(cursors.iter_mut()) {
+                if let Some((tool, dest, args)) = b.calls.get(*cur) {
+                    *cur += 1;
+                    candidates.push(Candidate {
+                        id: format!("c{}", candidates.len() + 1),
+                        tool: tool.clone(),
+                        destination: dest.clone(),
+                        args: args.clone(),
+                        mode: "speculative".into(),
+                        branch: b.id.clone(),
+                        confidence: Some(b.conf),
+                        t_ms: Some(t_ms),
+                    });
+                    t_ms += 20 + rng.below(40) as u64;
                 }
             }
-            tasks.push(Task {
-                task: format!("t{k:03}-s{seed}"),
-                label: Some(name.to_owned()),
-                group: Some(format!("t{k:03}")),
-                candidates,
-                committed: Commit {
-                    branches: vec!["plan".into()],
-                    candidates: Vec::new(),
-                },
-                commit_t_ms: Some(t_ms + 100 + rng.below(200) as u64),
-            });
+        }
+        Task {
+            task: format!("t{k:03}-s{seed}"),
+            label: Some(name.to_owned()),
+            group: Some(format!("t{k:03}")),
+            candidates,
+            committed: Commit {
+                branches: vec!["plan".into()],
+                candidates: Vec::new(),
+            },
+            commit_t_ms: Some(t_ms + 100 + rng.below(200) as u64),
         }
     }
-    Frontier { tasks }
+}
+
+impl Tasks for Corpus {
+    fn len(&self) -> usize {
+        self.order.len() * self.spec.seeds.len()
+    }
+
+    fn chunk(&self, range: Range<usize>) -> Cow<'_, [Task]> {
+        Cow::Owned(range.map_while(|j| self.task(j)).collect())
+    }
+}
+
+/// Generate a corpus, every task in memory.
+#[must_use]
+pub fn generate(spec: &Spec) -> Frontier {
+    let corpus = Corpus::new(spec.clone());
+    Frontier {
+        tasks: (0..corpus.len()).map_while(|j| corpus.task(j)).collect(),
+    }
 }

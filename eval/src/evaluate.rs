@@ -19,14 +19,17 @@
 //! the same noisy labels, and a label flipped at one rate is flipped at
 //! every higher rate.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use stpc_runtime::Table;
 
-use crate::adversary::{tfidf, view_tokens, Adversary, ChannelMask, Keyword, NaiveBayes};
-use crate::frontier::{Frontier, FrontierStats};
+use crate::adversary::{
+    prototypes, view_tokens, Adversary, ChannelMask, DocFreq, Keyword, NaiveBayes, Tfidf,
+};
+use crate::docs::{DocWriter, Docs, Vocab};
+use crate::frontier::{for_each_task, FrontierStats, Tasks};
 use crate::replay::{Contract, LabelNoise, ReplayError, ReplayMode, ReplayOptions};
 use crate::report::{replay_chunks, ReplayReport, Summary};
 use crate::stats::{bootstrap_mean, paired, Estimate, Paired, RESAMPLES, SEED};
@@ -287,6 +290,15 @@ pub enum EvalError {
     /// A noise rate is given twice.
     #[error("label-noise rate {0} is given twice")]
     DuplicateNoiseRate(String),
+    /// The temporary file the observer documents are kept in failed.
+    #[error("the evaluation's temporary document store failed: {0}")]
+    Store(String),
+}
+
+impl From<std::io::Error> for EvalError {
+    fn from(e: std::io::Error) -> EvalError {
+        EvalError::Store(e.to_string())
+    }
 }
 
 /// What an adversary reads of one observer in one task's trace.
@@ -299,20 +311,32 @@ fn view_doc(t: &TaskTrace, obs: Observer, view: View, mask: ChannelMask) -> Vec<
 }
 
 /// The observer views a [`pass`] keeps: per `(observer, channels)` key,
-/// one document per task, in task order.
+/// one document per task, in task order, on disk ([`Docs`]).
+#[derive(Default)]
 struct Views {
     keys: Vec<(Observer, ChannelMask)>,
-    docs: Vec<Vec<Vec<String>>>,
+    docs: Vec<Docs>,
 }
 
 impl Views {
-    /// The documents of one view (empty if the pass did not keep it).
-    fn get(&self, obs: Observer, mask: ChannelMask) -> &[Vec<String>] {
+    /// The documents of one view.
+    ///
+    /// # Errors
+    ///
+    /// The pass did not keep the view (a bug: every caller asks for a key
+    /// it passed).
+    fn get(&self, obs: Observer, mask: ChannelMask) -> Result<&Docs, EvalError> {
         self.keys
             .iter()
             .position(|k| *k == (obs, mask))
             .and_then(|i| self.docs.get(i))
-            .map_or(&[], Vec::as_slice)
+            .ok_or_else(|| {
+                EvalError::Store(format!(
+                    "no documents kept for the {} view through {}",
+                    obs.as_str(),
+                    mask.name()
+                ))
+            })
     }
 }
 
@@ -337,32 +361,36 @@ struct Pass {
     noise: NoiseStats,
 }
 
-/// Replay one policy over the frontier a chunk of tasks at a time
-/// ([`replay_chunks`]), reducing each chunk's traces to the summary, the
-/// ghost counts and the documents of the views `keys` before the next
-/// chunk is replayed: memory holds one chunk of traces, not the frontier's.
-fn pass(
+/// Replay one policy over the tasks a chunk at a time ([`replay_chunks`]),
+/// reducing each chunk's traces to the summary, the ghost counts and the
+/// documents of the views `keys` (written to disk as ids of `vocab`) before
+/// the next chunk is replayed: memory holds one chunk of traces and one
+/// chunk of tasks, whatever the number of tasks.
+fn pass<T: Tasks + ?Sized>(
     c: &Contract,
     ropts: &ReplayOptions,
-    frontier: &Frontier,
+    tasks: &T,
     opts: &EvalOptions,
     keys: &[(Observer, ChannelMask)],
     leak: Leak<'_>,
+    vocab: &mut Vocab,
 ) -> Result<Pass, EvalError> {
     let mut summary = Summary::new(c.name(), c.table_contract(), opts.per_task);
-    let mut docs: Vec<Vec<Vec<String>>> = keys
+    let mut writers: Vec<DocWriter> = keys
         .iter()
-        .map(|_| Vec::with_capacity(frontier.tasks.len()))
-        .collect();
+        .map(|_| DocWriter::new())
+        .collect::<Result<_, _>>()?;
     let (mut ghosts, mut leaked) = (HashSet::new(), HashSet::new());
     let mut noise = NoiseStats::default();
-    replay_chunks(c, frontier, ropts, opts.progress, |first, traces| {
-        for ((obs, mask), out) in keys.iter().zip(&mut docs) {
-            out.par_extend(
-                traces
-                    .par_iter()
-                    .map(|t| view_doc(t, *obs, opts.view, *mask)),
-            );
+    replay_chunks(c, tasks, ropts, opts.progress, |first, traces| {
+        for ((obs, mask), out) in keys.iter().zip(&mut writers) {
+            let docs: Vec<Vec<String>> = traces
+                .par_iter()
+                .map(|t| view_doc(t, *obs, opts.view, *mask))
+                .collect();
+            for d in &docs {
+                out.push(&vocab.intern_all(d))?;
+            }
         }
         for (ti, t) in (first..).zip(&traces) {
             summary.add(t);
@@ -394,7 +422,10 @@ fn pass(
         report,
         views: Views {
             keys: keys.to_vec(),
-            docs,
+            docs: writers
+                .into_iter()
+                .map(DocWriter::finish)
+                .collect::<Result<_, _>>()?,
         },
         ghosts,
         noise,
@@ -403,40 +434,76 @@ fn pass(
 
 struct Scorer<'a> {
     labels: &'a [String],
+    /// Each label's prototype, as ids ([`prototypes`]).
+    protos: Vec<Vec<u32>>,
     truth: Vec<Option<usize>>,
-    groups: Vec<String>,
+    /// Each task's group, as an index.
+    groups: Vec<u32>,
 }
 
 impl Scorer<'_> {
     /// 1.0 per labeled task recovered, 0.0 per labeled task missed.
-    fn outcomes(&self, adv: Adversary, docs: &[Vec<String>], nb: Option<&NaiveBayes>) -> Vec<f64> {
-        let preds: Vec<Option<usize>> = match adv {
-            Adversary::Keyword => {
-                let k = Keyword::new(self.labels);
-                docs.par_iter().map(|d| k.predict(d)).collect()
+    /// Documents are read back a batch at a time and predicted in parallel.
+    fn outcomes(
+        &self,
+        adv: Adversary,
+        docs: &Docs,
+        nb: Option<&Model<'_>>,
+        vocab: &Vocab,
+    ) -> Result<Vec<f64>, EvalError> {
+        let mut preds: Vec<Option<usize>> = Vec::with_capacity(docs.len());
+        match (adv, nb) {
+            (Adversary::Keyword, _) => {
+                let k = Keyword::new(&self.protos);
+                docs.batches(|_, b| {
+                    preds.par_extend(b.par_iter().map(|d| k.predict(d)));
+                    Ok::<(), EvalError>(())
+                })?;
             }
-            Adversary::Tfidf => tfidf(docs, self.labels),
-            Adversary::NaiveBayes => docs
-                .par_iter()
-                .zip(&self.groups)
-                .map(|(d, g)| nb.and_then(|m| m.predict(d, g)))
-                .collect(),
-        };
-        preds
+            (Adversary::Tfidf, _) => {
+                let mut df = DocFreq::default();
+                docs.batches(|_, b| {
+                    b.iter().for_each(|d| df.add(d));
+                    Ok::<(), EvalError>(())
+                })?;
+                let t = Tfidf::new(&self.protos, vocab, df);
+                docs.batches(|_, b| {
+                    preds.par_extend(b.par_iter().map(|d| t.predict(d, vocab)));
+                    Ok::<(), EvalError>(())
+                })?;
+            }
+            (Adversary::NaiveBayes, Some(m)) => {
+                docs.batches(|first, b| {
+                    // The training documents each prediction leaves out,
+                    // read before the batch is predicted in parallel.
+                    let held: Vec<Vec<(usize, Vec<u32>)>> = (first..first + b.len())
+                        .map(|i| m.held_out(self.groups.get(i).copied().unwrap_or(u32::MAX)))
+                        .collect::<Result<_, _>>()?;
+                    preds.par_extend(b.par_iter().zip(&held).map(|(d, h)| m.nb.predict(d, h)));
+                    Ok::<(), EvalError>(())
+                })?;
+            }
+            (Adversary::NaiveBayes, None) => preds.resize(docs.len(), None),
+        }
+        Ok(preds
             .iter()
             .zip(&self.truth)
             .filter_map(|(p, t)| t.map(|t| if *p == Some(t) { 1.0 } else { 0.0 }))
-            .collect()
+            .collect())
     }
 
-    fn train(&self, docs: &[Vec<String>]) -> NaiveBayes {
-        let ex = docs
-            .iter()
-            .zip(&self.truth)
-            .zip(&self.groups)
-            .filter_map(|((d, t), g)| t.map(|t| (d.clone(), t, g.clone())))
-            .collect();
-        NaiveBayes::train(ex, self.labels.len())
+    /// Naive Bayes trained on the labeled documents of `docs`.
+    fn train(&self, docs: &Docs) -> Result<NaiveBayes, EvalError> {
+        let mut nb = NaiveBayes::new(self.labels.len());
+        docs.batches(|first, b| {
+            for (i, d) in (first..).zip(&b) {
+                if let (Some(Some(t)), Some(g)) = (self.truth.get(i), self.groups.get(i)) {
+                    nb.add(d, *t, *g, i);
+                }
+            }
+            Ok::<(), EvalError>(())
+        })?;
+        Ok(nb)
     }
 }
 
@@ -446,21 +513,22 @@ impl Scorer<'_> {
 ///
 /// A replay error, a missing baseline, a duplicate policy name, or a noise
 /// rate that is not a probability or is given twice.
-pub fn evaluate(
+pub fn evaluate<T: Tasks + ?Sized>(
     policies: Vec<(String, Table)>,
-    frontier: &Frontier,
+    frontier: &T,
     opts: &EvalOptions,
 ) -> Result<EvalReport, EvalError> {
     check_rates(opts)?;
     let contracts = contracts(policies, opts)?;
     let labels = task_labels(frontier);
-    let scorer = Scorer::new(&labels, frontier);
-    // Memory: one chunk of one policy's traces at a time ([`pass`]). The
-    // baseline is replayed first, keeping its summary, its revealing
-    // ghosts and the views its models and the channel ablation read; every
-    // other policy then keeps its summary and the views its scores read.
-    // What stays per task is those documents (one policy's at a time) and
-    // a few numbers per policy.
+    let mut vocab = Vocab::new();
+    let scorer = Scorer::new(&labels, frontier, &mut vocab);
+    // Memory: one chunk of tasks and of one policy's traces at a time
+    // ([`pass`]). The baseline is replayed first, keeping its summary, its
+    // revealing ghosts and the views its models and the channel ablation
+    // read; every other policy then keeps its summary and the views its
+    // scores read. Views are on disk ([`Docs`]): what stays in memory per
+    // task is a label, a group, a file offset per view and the outcomes.
     let base_ix = contracts
         .iter()
         .position(|(c, _)| c.name() == opts.baseline)
@@ -485,7 +553,11 @@ pub fn evaluate(
             add_key(&mut base_keys, (Observer::Provider, mask));
         }
     }
-    let run = |i: usize, keys: &[(Observer, ChannelMask)], leak| -> Result<Pass, EvalError> {
+    let run = |i: usize,
+               keys: &[(Observer, ChannelMask)],
+               leak,
+               vocab: &mut Vocab|
+     -> Result<Pass, EvalError> {
         let (c, mode) = contracts
             .get(i)
             .ok_or_else(|| EvalError::NoBaseline(opts.baseline.clone()))?;
@@ -493,7 +565,7 @@ pub fn evaluate(
             mode: *mode,
             noise: None,
         };
-        pass(c, &ropts, frontier, opts, keys, leak)
+        pass(c, &ropts, frontier, opts, keys, leak, vocab)
     };
     // Revealing ghosts: what the baseline sends of abandoned branches with
     // a field at or above `sensitive` (see `utility`).
@@ -501,22 +573,37 @@ pub fn evaluate(
         .get(base_ix)
         .map(|(c, _)| Revealing::of(&c.table().lattices))
         .unwrap_or_default();
-    let mut base_pass = run(base_ix, &base_keys, Leak::Find(&revealing))?;
+    let mut base_pass = run(base_ix, &base_keys, Leak::Find(&revealing), &mut vocab)?;
     let ghosts = std::mem::take(&mut base_pass.ghosts);
-    let model = |obs: Observer| Model::new(&scorer, &base_pass.views, obs);
-    let models: Vec<Model> = opts.observers.iter().map(|o| model(*o)).collect();
+    // The models read the baseline's documents for as long as they score.
+    let base_views = std::mem::take(&mut base_pass.views);
+    let model = |obs: Observer| Model::new(&scorer, &base_views, obs);
+    let models: Vec<Model> = opts
+        .observers
+        .iter()
+        .map(|o| model(*o))
+        .collect::<Result<_, _>>()?;
     // The provider's model: the noise sweep's and the Gate sweep's.
-    let provider = sweeps.then(|| model(Observer::Provider));
-    let channels = channel_ablation(&scorer, &base_pass.views, opts);
-    let reduce = |p: Pass| Reduced {
-        outcomes: models
-            .iter()
-            .map(|m| m.score(&scorer, &p.views, opts))
-            .collect(),
-        provider: provider.as_ref().map(|m| m.score(&scorer, &p.views, opts)),
-        report: p.report,
+    let provider = if sweeps {
+        Some(model(Observer::Provider)?)
+    } else {
+        None
     };
-    let mut base = Some(reduce(base_pass));
+    let channels = channel_ablation(&scorer, &base_views, opts, &vocab)?;
+    let reduce = |report: ReplayReport, views: &Views, vocab: &Vocab| -> Result<Reduced, _> {
+        Ok::<Reduced, EvalError>(Reduced {
+            outcomes: models
+                .iter()
+                .map(|m| m.score(&scorer, views, opts, vocab))
+                .collect::<Result<_, _>>()?,
+            provider: provider
+                .as_ref()
+                .map(|m| m.score(&scorer, views, opts, vocab))
+                .transpose()?,
+            report,
+        })
+    };
+    let mut base = Some(reduce(base_pass.report, &base_views, &vocab)?);
     let mut reports = Vec::new();
     // Per policy: per observer, per adversary, the outcomes.
     let mut outcomes: Vec<Vec<Vec<Vec<f64>>>> = Vec::new();
@@ -526,7 +613,8 @@ pub fn evaluate(
         let r = if i == base_ix {
             base.take()
         } else {
-            Some(reduce(run(i, &keys, Leak::Count(&ghosts, &revealing))?))
+            let p = run(i, &keys, Leak::Count(&ghosts, &revealing), &mut vocab)?;
+            Some(reduce(p.report, &p.views, &vocab)?)
         };
         let Some(r) = r else { continue };
         reports.push(r.report);
@@ -562,6 +650,7 @@ pub fn evaluate(
         provider.as_ref().zip(provider_clean.get(base_ix)),
         frontier,
         opts,
+        &mut vocab,
     )?;
     let noise = match &provider {
         Some(m) => Some(noise_sweep(
@@ -572,18 +661,19 @@ pub fn evaluate(
             &provider_clean,
             frontier,
             opts,
+            &mut vocab,
         )?),
         None => None,
     };
     Ok(EvalReport {
-        tasks: frontier.tasks.len(),
+        tasks: frontier.len(),
         labeled_tasks: scorer.truth.iter().filter(|t| t.is_some()).count(),
         labels: labels.clone(),
         baseline: opts.baseline.clone(),
         view: opts.view,
         resamples: opts.resamples,
         seed: opts.seed,
-        frontier: frontier.stats(),
+        frontier: FrontierStats::of(frontier),
         policies: reports,
         recovery,
         gate_sweep,
@@ -609,18 +699,18 @@ fn row(
     }
 }
 
-fn gate_sweep(
+fn gate_sweep<T: Tasks + ?Sized>(
     scorer: &Scorer<'_>,
     contracts: &[(Contract, ReplayMode)],
-    provider: Option<(&Model, &Vec<Vec<f64>>)>,
-    frontier: &Frontier,
+    provider: Option<(&Model<'_>, &Vec<Vec<f64>>)>,
+    frontier: &T,
     opts: &EvalOptions,
+    vocab: &mut Vocab,
 ) -> Result<Vec<GateRow>, EvalError> {
     let mut rows = Vec::new();
     let Some((model, base_out)) = provider.filter(|_| !opts.gate_sweep.is_empty()) else {
         return Ok(rows);
     };
-    let nb = &model.nb;
     for (tau, table) in &opts.gate_sweep {
         let c = sharing_with(contracts, format!("gate@{tau}"), table.clone())?;
         let keys = [(Observer::Provider, ChannelMask::FULL)];
@@ -635,12 +725,13 @@ fn gate_sweep(
             &sweep_opts,
             &keys,
             Leak::Skip,
+            vocab,
         )?;
         let s = p.report;
-        let d = p.views.get(Observer::Provider, ChannelMask::FULL);
+        let d = p.views.get(Observer::Provider, ChannelMask::FULL)?;
         let mut rec = Vec::new();
         for (adv, base) in opts.adversaries.iter().zip(base_out) {
-            let out = scorer.outcomes(*adv, d, Some(nb));
+            let out = scorer.outcomes(*adv, d, Some(model), vocab)?;
             rec.push(row(
                 c.name(),
                 Observer::Provider,
@@ -668,14 +759,19 @@ fn gate_sweep(
 /// The label-noise sweep on the provider view: every policy replayed again
 /// per rate, scored with the naive-Bayes model trained on the clean
 /// baseline (as the Gate sweep is).
-fn noise_sweep(
+#[allow(
+    clippy::too_many_arguments,
+    reason = "the sweep's inputs, each from a different stage of `evaluate`"
+)]
+fn noise_sweep<T: Tasks + ?Sized>(
     scorer: &Scorer<'_>,
     contracts: &[(Contract, ReplayMode)],
     base_ix: usize,
-    provider: &Model,
+    provider: &Model<'_>,
     clean_out: &[Vec<Vec<f64>>],
-    frontier: &Frontier,
+    frontier: &T,
     opts: &EvalOptions,
+    vocab: &mut Vocab,
 ) -> Result<NoiseSweep, EvalError> {
     let obs = provider.observer;
     let base_clean_out = clean_out.get(base_ix);
@@ -702,7 +798,7 @@ fn noise_sweep(
         };
         // One policy's noisy traces at a time: the baseline's first (the
         // others are paired against it), then every policy in order.
-        let replay = |i: usize| -> Result<Option<Scored>, EvalError> {
+        let replay = |i: usize, vocab: &mut Vocab| -> Result<Option<Scored>, EvalError> {
             let Some((c, mode)) = contracts.get(i) else {
                 return Ok(None);
             };
@@ -710,17 +806,17 @@ fn noise_sweep(
                 mode: *mode,
                 noise: Some(noise),
             };
-            let p = pass(c, &ropts, frontier, &sweep_opts, &keys, Leak::Skip)?;
-            let out = provider.score(scorer, &p.views, opts);
+            let p = pass(c, &ropts, frontier, &sweep_opts, &keys, Leak::Skip, vocab)?;
+            let out = provider.score(scorer, &p.views, opts, vocab)?;
             Ok(Some((p.report, p.noise, out)))
         };
-        let mut base = replay(base_ix)?;
+        let mut base = replay(base_ix, vocab)?;
         for (i, ((c, _), clean_out)) in contracts.iter().zip(clean_out).enumerate() {
             let name = c.name();
             let this = if i == base_ix {
                 base.take()
             } else {
-                replay(i)?
+                replay(i, vocab)?
             };
             let Some((s, noise_stats, out)) = this else {
                 continue;
@@ -836,37 +932,44 @@ fn sharing_with(
     }
 }
 
-/// The hidden labels of the frontier's tasks, sorted, once each.
-fn task_labels(frontier: &Frontier) -> Vec<String> {
-    let mut labels: Vec<String> = frontier
-        .tasks
-        .iter()
-        .filter_map(|t| t.label.clone())
-        .collect();
-    labels.sort();
-    labels.dedup();
-    labels
+/// The hidden labels of the tasks, sorted, once each.
+fn task_labels<T: Tasks + ?Sized>(tasks: &T) -> Vec<String> {
+    let mut labels = std::collections::BTreeSet::new();
+    for_each_task(tasks, |_, t| {
+        if let Some(l) = &t.label {
+            if !labels.contains(l) {
+                labels.insert(l.clone());
+            }
+        }
+    });
+    labels.into_iter().collect()
 }
 
 impl<'l> Scorer<'l> {
-    /// Ground truth and paired groups of every task.
-    fn new(labels: &'l [String], frontier: &Frontier) -> Scorer<'l> {
+    /// Ground truth and paired groups of every task; the labels'
+    /// prototypes interned into `vocab`.
+    fn new<T: Tasks + ?Sized>(labels: &'l [String], tasks: &T, vocab: &mut Vocab) -> Scorer<'l> {
+        let mut truth = Vec::with_capacity(tasks.len());
+        let mut groups = Vec::with_capacity(tasks.len());
+        let mut group_ids: HashMap<String, u32> = HashMap::new();
+        for_each_task(tasks, |_, t| {
+            truth.push(
+                t.label
+                    .as_ref()
+                    .and_then(|l| labels.iter().position(|x| x == l)),
+            );
+            let next = u32::try_from(group_ids.len()).unwrap_or(u32::MAX);
+            let g = match group_ids.get(t.group()) {
+                Some(g) => *g,
+                None => *group_ids.entry(t.group().to_owned()).or_insert(next),
+            };
+            groups.push(g);
+        });
         Scorer {
             labels,
-            truth: frontier
-                .tasks
-                .iter()
-                .map(|t| {
-                    t.label
-                        .as_ref()
-                        .and_then(|l| labels.iter().position(|x| x == l))
-                })
-                .collect(),
-            groups: frontier
-                .tasks
-                .iter()
-                .map(|t| t.group().to_owned())
-                .collect(),
+            protos: prototypes(labels, vocab),
+            truth,
+            groups,
         }
     }
 }
@@ -885,39 +988,75 @@ struct Reduced {
 type Scored = (ReplayReport, NoiseStats, Vec<Vec<f64>>);
 
 /// An observer's adversaries, trained on the baseline's view of it.
-struct Model {
+struct Model<'v> {
     observer: Observer,
     nb: NaiveBayes,
+    /// The documents `nb` was trained on: a prediction reads its group's
+    /// back to leave them out.
+    train: &'v Docs,
 }
 
-impl Model {
-    fn new(scorer: &Scorer<'_>, base: &Views, observer: Observer) -> Model {
-        Model {
+impl<'v> Model<'v> {
+    fn new(
+        scorer: &Scorer<'_>,
+        base: &'v Views,
+        observer: Observer,
+    ) -> Result<Model<'v>, EvalError> {
+        Model::on(scorer, observer, base.get(observer, ChannelMask::FULL)?)
+    }
+
+    fn on(
+        scorer: &Scorer<'_>,
+        observer: Observer,
+        train: &'v Docs,
+    ) -> Result<Model<'v>, EvalError> {
+        Ok(Model {
             observer,
-            nb: scorer.train(base.get(observer, ChannelMask::FULL)),
-        }
+            nb: scorer.train(train)?,
+            train,
+        })
+    }
+
+    /// The training documents of `group`, with their labels.
+    fn held_out(&self, group: u32) -> Result<Vec<(usize, Vec<u32>)>, EvalError> {
+        self.nb
+            .members(group)
+            .iter()
+            .map(|&(c, i)| Ok((c, self.train.get(i)?)))
+            .collect()
     }
 
     /// Each adversary's outcomes on a policy's view of the observer.
-    fn score(&self, scorer: &Scorer<'_>, views: &Views, opts: &EvalOptions) -> Vec<Vec<f64>> {
-        let d = views.get(self.observer, ChannelMask::FULL);
+    fn score(
+        &self,
+        scorer: &Scorer<'_>,
+        views: &Views,
+        opts: &EvalOptions,
+        vocab: &Vocab,
+    ) -> Result<Vec<Vec<f64>>, EvalError> {
+        let d = views.get(self.observer, ChannelMask::FULL)?;
         opts.adversaries
             .iter()
-            .map(|a| scorer.outcomes(*a, d, Some(&self.nb)))
+            .map(|a| scorer.outcomes(*a, d, Some(self), vocab))
             .collect()
     }
 }
 
 /// The baseline's recovery from the provider's view with one channel at a
 /// time (empty unless asked for).
-fn channel_ablation(scorer: &Scorer<'_>, base: &Views, opts: &EvalOptions) -> Vec<ChannelRow> {
+fn channel_ablation(
+    scorer: &Scorer<'_>,
+    base: &Views,
+    opts: &EvalOptions,
+    vocab: &Vocab,
+) -> Result<Vec<ChannelRow>, EvalError> {
     let mut channels = Vec::new();
     if opts.channel_ablation {
         for mask in ABLATION {
-            let d = base.get(Observer::Provider, mask);
-            let nb = scorer.train(d);
+            let d = base.get(Observer::Provider, mask)?;
+            let model = Model::on(scorer, Observer::Provider, d)?;
             for adv in &opts.adversaries {
-                let out = scorer.outcomes(*adv, d, Some(&nb));
+                let out = scorer.outcomes(*adv, d, Some(&model), vocab)?;
                 channels.push(ChannelRow {
                     channels: mask.name().to_owned(),
                     adversary: *adv,
@@ -926,7 +1065,7 @@ fn channel_ablation(scorer: &Scorer<'_>, base: &Views, opts: &EvalOptions) -> Ve
             }
         }
     }
-    channels
+    Ok(channels)
 }
 
 /// The channel ablation's masks, in report order.

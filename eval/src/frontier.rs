@@ -24,7 +24,9 @@
 //! speculation (AgentDojo, plain OpenAI logs), calls are committed unless a
 //! `speculation` object supplies branch, mode and confidence per call id.
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::ops::Range;
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -506,14 +508,62 @@ impl Frontier {
     /// Table-19-style statistics.
     #[must_use]
     pub fn stats(&self) -> FrontierStats {
-        let mut sizes: Vec<usize> = self.tasks.iter().map(|t| t.candidates.len()).collect();
-        sizes.sort_unstable();
-        let total: usize = sizes.iter().sum();
-        let median = crate::stats::median_usize(&sizes);
+        FrontierStats::of(self)
+    }
+}
+
+/// Tasks read a chunk at a time: a [`Frontier`] in memory, or a corpus
+/// generated on demand ([`crate::corpus::Corpus`]). A replay and an
+/// evaluation hold one chunk of tasks, never all of them, when the source
+/// does not.
+pub trait Tasks: Sync {
+    /// How many tasks.
+    fn len(&self) -> usize;
+
+    /// The tasks of `range` (clamped to the tasks there are), in order.
+    fn chunk(&self, range: Range<usize>) -> Cow<'_, [Task]>;
+
+    /// Whether there are no tasks.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+impl Tasks for Frontier {
+    fn len(&self) -> usize {
+        self.tasks.len()
+    }
+
+    fn chunk(&self, range: Range<usize>) -> Cow<'_, [Task]> {
+        let end = range.end.min(self.tasks.len());
+        Cow::Borrowed(self.tasks.get(range.start.min(end)..end).unwrap_or(&[]))
+    }
+}
+
+/// Tasks read in chunks of this many by [`for_each_task`] (and a replay).
+pub const CHUNK: usize = 64;
+
+/// Calls `f(index, task)` for every task in order, one chunk in memory at a
+/// time.
+pub fn for_each_task<T: Tasks + ?Sized>(tasks: &T, mut f: impl FnMut(usize, &Task)) {
+    let n = tasks.len();
+    for start in (0..n).step_by(CHUNK) {
+        for (i, t) in (start..).zip(tasks.chunk(start..(start + CHUNK).min(n)).iter()) {
+            f(i, t);
+        }
+    }
+}
+
+impl FrontierStats {
+    /// The statistics of `tasks`, read a chunk at a time.
+    #[must_use]
+    pub fn of<T: Tasks + ?Sized>(tasks: &T) -> FrontierStats {
+        let mut sizes: Vec<usize> = Vec::with_capacity(tasks.len());
         let mut abandoned = 0usize;
         let (mut conf_sum, mut conf_n) = (0.0, 0usize);
         let mut tools: BTreeMap<String, f64> = BTreeMap::new();
-        for t in &self.tasks {
+        for_each_task(tasks, |_, t| {
+            sizes.push(t.candidates.len());
             let cb = t.committed_branches();
             for (i, c) in t.candidates.iter().enumerate() {
                 if !t.in_plan(i, &cb) {
@@ -525,14 +575,17 @@ impl Frontier {
                 }
                 *tools.entry(c.tool.clone()).or_default() += 1.0;
             }
-        }
+        });
+        sizes.sort_unstable();
+        let total: usize = sizes.iter().sum();
+        let median = crate::stats::median_usize(&sizes);
         let denom = total.max(1) as f64;
         for v in tools.values_mut() {
             *v /= denom;
         }
         FrontierStats {
-            tasks: self.tasks.len(),
-            mean_candidates: total as f64 / self.tasks.len().max(1) as f64,
+            tasks: sizes.len(),
+            mean_candidates: total as f64 / sizes.len().max(1) as f64,
             median_candidates: median,
             min_candidates: sizes.first().copied().unwrap_or(0),
             max_candidates: sizes.last().copied().unwrap_or(0),

@@ -23,6 +23,7 @@
 pub mod adapters;
 pub mod adversary;
 pub mod corpus;
+pub mod docs;
 pub mod evaluate;
 pub mod frontier;
 pub mod render;
@@ -33,8 +34,11 @@ pub mod trace;
 pub mod utility;
 
 pub use adversary::{Adversary, ChannelMask};
+pub use corpus::Corpus;
 pub use evaluate::{evaluate, EvalError, EvalOptions, EvalReport, NoiseSweep, View, NOISE_RATES};
-pub use frontier::{AdapterOptions, Candidate, Commit, Format, Frontier, FrontierError, Task};
+pub use frontier::{
+    AdapterOptions, Candidate, Commit, Format, Frontier, FrontierError, Task, Tasks,
+};
 pub use replay::{Contract, LabelNoise, ReplayError, ReplayMode, ReplayOptions};
 pub use report::{replay, ReplayReport};
 pub use trace::{Act, Dispatch, NoiseStats, Observer, TaskTrace};

@@ -711,7 +711,8 @@ fn run_issued(
         let redecided = match &outcome {
             Outcome::Deferred(_) => true,
             Outcome::Shadowed(s) => reissues(contract.table(), s.substitute()),
-            Outcome::Dispatch(_) | Outcome::Blocked(_) => false,
+            Outcome::Dispatch(t) => t.reissues_on_promote(),
+            Outcome::Blocked(_) => false,
         };
         if redecided {
             pending.push(i);

@@ -7,7 +7,7 @@ use std::io::IsTerminal;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::frontier::Frontier;
+use crate::frontier::{Frontier, Tasks};
 use crate::replay::{replay_task, Contract, ReplayError, ReplayOptions};
 use crate::trace::{Observer, TaskTrace};
 
@@ -135,7 +135,7 @@ pub fn progress(len: usize, message: &str, enabled: bool) -> indicatif::Progress
 /// Tasks replayed together by [`replay_chunks`]: enough to keep every core
 /// busy, few enough that a chunk's traces (tens of kilobytes per task) stay
 /// a few megabytes whatever the number of tasks.
-pub const CHUNK: usize = 64;
+pub use crate::frontier::CHUNK;
 
 /// Replay every task (in parallel) and keep the traces, in task order.
 /// Memory grows with the frontier; [`replay_chunks`] keeps one chunk.
@@ -165,15 +165,17 @@ pub fn replay_traces(
 /// # Errors
 ///
 /// A task whose replay failed, or the first error of `each`.
-pub fn replay_chunks<E: From<ReplayError>>(
+pub fn replay_chunks<E: From<ReplayError>, T: Tasks + ?Sized>(
     contract: &Contract,
-    frontier: &Frontier,
+    tasks: &T,
     opts: &ReplayOptions,
     show_progress: bool,
     mut each: impl FnMut(usize, Vec<TaskTrace>) -> Result<(), E>,
 ) -> Result<(), E> {
-    let pb = progress(frontier.tasks.len(), contract.name(), show_progress);
-    for (i, chunk) in frontier.tasks.chunks(CHUNK).enumerate() {
+    let n = tasks.len();
+    let pb = progress(n, contract.name(), show_progress);
+    for first in (0..n).step_by(CHUNK) {
+        let chunk = tasks.chunk(first..(first + CHUNK).min(n));
         let traces: Result<Vec<TaskTrace>, ReplayError> = chunk
             .par_iter()
             .map(|t| {
@@ -182,7 +184,7 @@ pub fn replay_chunks<E: From<ReplayError>>(
                 r
             })
             .collect();
-        each(i * CHUNK, traces?)?;
+        each(first, traces?)?;
     }
     pb.finish_and_clear();
     Ok(())
@@ -341,9 +343,9 @@ pub fn summarize(
 /// # Errors
 ///
 /// A replay error.
-pub fn replay(
+pub fn replay<T: Tasks + ?Sized>(
     contract: &Contract,
-    frontier: &Frontier,
+    frontier: &T,
     opts: &ReplayOptions,
     per_task: bool,
     show_progress: bool,

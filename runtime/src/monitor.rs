@@ -956,10 +956,10 @@ impl Monitor {
                 Outcome::Dispatch(DispatchTicket::new(
                     seq,
                     self.generation,
-                    branch,
-                    mode,
+                    (branch, mode),
                     labeled.dest,
                     call,
+                    keep_original,
                 ))
             }
             (

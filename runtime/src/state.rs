@@ -359,16 +359,17 @@ pub struct DispatchTicket {
     mode: String,
     destination_id: Option<u32>,
     call: ToolCall,
+    reissue: bool,
 }
 
 impl DispatchTicket {
     pub(crate) fn new(
         seq: u64,
         generation: u64,
-        branch: String,
-        mode: String,
+        (branch, mode): (String, String),
         destination_id: Option<u32>,
         call: ToolCall,
+        reissue: bool,
     ) -> DispatchTicket {
         DispatchTicket {
             seq,
@@ -377,7 +378,17 @@ impl DispatchTicket {
             mode,
             destination_id,
             call,
+            reissue,
         }
+    }
+
+    /// Whether the monitor kept the original call to decide it again, as
+    /// committed, when its branch is promoted (a speculative rewrite whose
+    /// rule says `on promote reissue`): `Monitor::promote` of the branch
+    /// then returns a decision for it, as it does for a deferred call.
+    #[must_use]
+    pub fn reissues_on_promote(&self) -> bool {
+        self.reissue
     }
 
     /// Sequence number.
