@@ -745,3 +745,53 @@ impl NaiveBayes {
         unique_max(&shifted)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::indexing_slicing, reason = "test code")]
+
+    use super::NaiveBayes;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// Leaving a group out at prediction is training without it.
+        #[test]
+        fn leaving_a_group_out_is_training_without_it(
+            docs in prop::collection::vec(
+                (prop::collection::vec(0u32..12, 0..8), 0usize..3, 0u32..4),
+                1..24,
+            ),
+            doc in prop::collection::vec(0u32..14, 0..8),
+            group in 0u32..4,
+        ) {
+            let mut all = NaiveBayes::new(3);
+            let mut without = NaiveBayes::new(3);
+            for (i, (d, c, g)) in docs.iter().enumerate() {
+                all.add(d, *c, *g, i);
+                if *g != group {
+                    without.add(d, *c, *g, i);
+                }
+            }
+            let held: Vec<(usize, Vec<u32>)> = all
+                .members(group)
+                .iter()
+                .map(|&(c, i)| (c, docs[i].0.clone()))
+                .collect();
+            // The vocabulary stays the full training set's in both (as
+            // the leave-one-group-out model's does): compare against a
+            // model that knows every word but counts none of the group.
+            for (d, _, _) in &docs {
+                for &w in d {
+                    if w as usize >= without.known.len() {
+                        without.known.resize(w as usize + 1, false);
+                    }
+                    if !without.known[w as usize] {
+                        without.known[w as usize] = true;
+                        without.vocab += 1;
+                    }
+                }
+            }
+            prop_assert_eq!(all.predict(&doc, &held), without.predict(&doc, &[]));
+        }
+    }
+}

@@ -67,3 +67,30 @@ fn static_plan_keeps_the_committed_plan_across_seeds() {
     assert_eq!(f.tasks[0].group, f.tasks[150].group);
     assert_ne!(f.tasks[0].candidates, f.tasks[150].candidates);
 }
+
+#[test]
+fn a_corpus_drawn_in_chunks_is_the_generated_frontier() {
+    use stpc_eval::corpus::Corpus;
+    use stpc_eval::Tasks;
+    for kind in [Kind::StaticPlan, Kind::PairedReplay] {
+        let spec = Spec {
+            tasks: 37,
+            seeds: vec![4, 9],
+            kind,
+        };
+        let whole = generate(&spec);
+        let lazy = Corpus::new(spec);
+        assert_eq!(lazy.len(), whole.tasks.len());
+        assert_eq!(lazy.len(), 74);
+        // Any range, in any order, draws the same tasks.
+        for (a, b) in [(70, 74), (0, 5), (36, 39), (10, 10)] {
+            assert_eq!(lazy.chunk(a..b).as_ref(), &whole.tasks[a..b]);
+            assert_eq!(whole.chunk(a..b).as_ref(), &whole.tasks[a..b]);
+        }
+        // Past the end is clamped, not a panic.
+        assert_eq!(lazy.chunk(72..200).len(), 2);
+        assert!(whole.chunk(80..90).is_empty());
+        assert!(lazy.task(74).is_none());
+        assert_eq!(stpc_eval::frontier::FrontierStats::of(&lazy), whole.stats());
+    }
+}

@@ -174,6 +174,14 @@ fn endpoints_and_gate_order_as_expected() {
     assert_eq!(back.recovery.len(), r.recovery.len());
     // Deterministic.
     assert_eq!(evaluate(policies(), &frontier, &options()).unwrap(), r);
+    // The corpus drawn a chunk at a time as the replays read it (what
+    // `stpc eval --generate` does) gives the same report.
+    let lazy = stpc_eval::Corpus::new(Spec {
+        tasks: 60,
+        seeds: vec![1, 2],
+        kind: Kind::PairedReplay,
+    });
+    assert_eq!(evaluate(policies(), &lazy, &options()).unwrap(), r);
 }
 
 #[test]

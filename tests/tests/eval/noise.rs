@@ -416,3 +416,68 @@ fn noise_applies_when_a_deferred_event_is_promoted() {
         }
     );
 }
+
+#[test]
+fn noise_attributes_a_rewrite_kept_for_a_reissue_when_its_branch_is_promoted() {
+    // std's Rewrite rewrites a sensitive speculative query (`ghost_scrub`)
+    // and keeps the original to decide again, as committed, when its branch
+    // is promoted (`on promote reissue`): under label noise that second
+    // decision must be attributed to its candidate too.
+    let table = stpc_tests::lowering::compile_file(
+        "stdlib-contracts/policies/rewrite.stpc",
+        &stpc_compiler::CompileOptions::default(),
+    )
+    .table()
+    .clone();
+    let c = Contract::new("rewrite", table).unwrap();
+    let task = Task {
+        task: "clinic".into(),
+        label: Some("health".into()),
+        group: None,
+        candidates: vec![
+            cand(
+                "e1",
+                "oncology clinic chemotherapy side effects",
+                "answer",
+                0.9,
+                100,
+            ),
+            cand("e2", "weather tomorrow", "other", 0.4, 150),
+        ],
+        committed: Commit {
+            branches: vec!["answer".into()],
+            candidates: vec![],
+        },
+        commit_t_ms: Some(400),
+    };
+    let run = |noise| {
+        replay_task(
+            &c,
+            &task,
+            &ReplayOptions {
+                mode: ReplayMode::Speculative,
+                noise,
+            },
+        )
+        .unwrap()
+    };
+    let clean = run(None);
+    assert_eq!(
+        clean.events[0].decision,
+        Act::Rewrite,
+        "{:?}",
+        clean.events[0]
+    );
+    assert!(
+        clean.events[0].promoted_decision.is_some(),
+        "the rewritten ghost is decided again on promotion: {:?}",
+        clean.events[0]
+    );
+    // No label flipped: the replay is the clean one, promotion included.
+    let quiet = run(Some(LabelNoise { rate: 0.0, seed: 1 }));
+    assert_eq!(quiet.events, clean.events);
+    // Every label flipped: both decisions of e1 read the downgraded labels.
+    let all = run(Some(LabelNoise { rate: 1.0, seed: 1 }));
+    assert_eq!(all.events[0].decision, Act::Allow, "{:?}", all.events[0]);
+    assert!(all.noise.flipped >= 1, "{:?}", all.noise);
+}
