@@ -37,13 +37,17 @@ pub struct Limits {
     pub cache: usize,
 }
 
-type Caches = Box<dyn Fn() -> (DfaCache, VmCache) + Send + Sync + std::panic::RefUnwindSafe>;
+/// What one search needs and reuses: the DFA's and the PikeVM's caches and
+/// the set of patterns found.
+type Scratch = (DfaCache, VmCache, Found);
+
+type Caches = Box<dyn Fn() -> Scratch + Send + Sync + std::panic::RefUnwindSafe>;
 
 /// Many patterns, searched together.
 pub struct PatternSet {
     dfa: DFA,
     vm: PikeVM,
-    caches: Pool<(DfaCache, VmCache), Caches>,
+    caches: Pool<Scratch, Caches>,
 }
 
 impl std::fmt::Debug for PatternSet {
@@ -91,7 +95,10 @@ impl PatternSet {
             .build_from_nfa(nfa)
             .map_err(|_| BuildError)?;
         let (d, v) = (dfa.clone(), vm.clone());
-        let make: Caches = Box::new(move || (d.create_cache(), v.create_cache()));
+        let make: Caches = Box::new(move || {
+            let found = Found::new(d.pattern_len());
+            (d.create_cache(), v.create_cache(), found)
+        });
         Ok(PatternSet {
             dfa,
             vm,
@@ -114,14 +121,13 @@ impl PatternSet {
     /// Calls `hit` with the index of every pattern that matches somewhere
     /// in `text`, each once, in increasing order.
     pub fn matches(&self, text: &str, mut hit: impl FnMut(usize)) {
-        let mut found = Found::new(self.len());
         let mut caches = self.caches.get();
-        let (dfa_cache, vm_cache) = &mut *caches;
-        if self.search_dfa(dfa_cache, text, &mut found).is_err() {
+        let (dfa_cache, vm_cache, found) = &mut *caches;
+        found.clear();
+        if self.search_dfa(dfa_cache, text, found).is_err() {
             found.clear();
             let input = Input::new(text);
-            self.vm
-                .which_overlapping_matches(vm_cache, &input, &mut found);
+            self.vm.which_overlapping_matches(vm_cache, &input, found);
         }
         for p in found.iter() {
             hit(p.as_usize());

@@ -172,12 +172,51 @@ pub struct Evidence {
     pub fuzzy: bool,
 }
 
+/// The lexicons a condition names: their indices, and the same as a bit
+/// set, so a `terms` condition is tested with a word-wide AND per 64
+/// lexicons against the leaf's hit bits ([`LexBits`]), not a lookup per
+/// lexicon named.
+#[derive(Debug, Clone)]
+struct Lexicons {
+    ids: Box<[u32]>,
+    bits: Box<[u64]>,
+}
+
+impl Lexicons {
+    fn new(ids: &[u32]) -> Lexicons {
+        let words = ids.iter().map(|l| *l as usize / 64 + 1).max().unwrap_or(0);
+        let mut bits = vec![0u64; words];
+        for &l in ids {
+            if let Some(w) = bits.get_mut(l as usize / 64) {
+                *w |= 1 << (l % 64);
+            }
+        }
+        Lexicons {
+            ids: ids.into(),
+            bits: bits.into(),
+        }
+    }
+
+    /// Whether any of the lexicons is in `set`.
+    #[inline]
+    fn any_in(&self, set: &[u64]) -> bool {
+        self.bits.iter().zip(set).any(|(a, b)| a & b != 0)
+    }
+}
+
+impl std::ops::Deref for Lexicons {
+    type Target = [u32];
+    fn deref(&self) -> &[u32] {
+        &self.ids
+    }
+}
+
 /// A compiled condition.
 #[derive(Debug, Clone)]
 enum Cond {
     Exact(Box<[u32]>),
-    Terms(Box<[u32]>),
-    Parts(Box<[u32]>),
+    Terms(Lexicons),
+    Parts(Lexicons),
     Pattern(usize),
     Entity(EntityKind),
     Address(AddressKind, Box<str>),
@@ -225,6 +264,19 @@ struct Rules {
     rules: Vec<Rule>,
     /// Rule indices, highest label first (ties in index order).
     by_label: Vec<usize>,
+    /// The rules of `by_label` that name no tool and no field, in its
+    /// order: every field's rules when no rule of `restricted` applies.
+    unrestricted: Vec<usize>,
+    /// The rules that name tools or fields.
+    restricted: Vec<usize>,
+    /// Per rule, when the condition it tests first is `terms` of lexicons
+    /// below 128: those lexicons as a mask. A leaf none of whose words is
+    /// from them cannot fire the rule, which is then skipped with one AND
+    /// on a contiguous array, without reading the rule's conditions (on a
+    /// public leaf every rule fails, and reading each one's conditions
+    /// missed the cache most of the time: the automata the scan reads in
+    /// between evict them).
+    trigger: Vec<Option<u128>>,
     fallback: u32,
     exact: bool,
     terms: bool,
@@ -304,8 +356,12 @@ impl Builder<'_> {
         };
         Ok(match c {
             Condition::Lexicon { lexicons } => Cond::Exact(mark(&mut self.exact, lexicons)?),
-            Condition::Terms { lexicons } => Cond::Terms(mark(&mut self.terms, lexicons)?),
-            Condition::Parts { lexicons } => Cond::Parts(mark(&mut self.parts, lexicons)?),
+            Condition::Terms { lexicons } => {
+                Cond::Terms(Lexicons::new(&mark(&mut self.terms, lexicons)?))
+            }
+            Condition::Parts { lexicons } => {
+                Cond::Parts(Lexicons::new(&mark(&mut self.parts, lexicons)?))
+            }
             Condition::Pattern { regex } => {
                 let i = match self.patterns.iter().position(|(p, _)| p == regex) {
                     Some(i) => i,
@@ -354,8 +410,29 @@ impl Builder<'_> {
             |f: &dyn Fn(&Cond) -> bool| out.iter().any(|r| r.when.iter().chain(&r.unless).any(f));
         let mut by_label: Vec<usize> = (0..out.len()).collect();
         by_label.sort_by_key(|&i| std::cmp::Reverse(out.get(i).map_or(0, |r| r.label)));
+        let free = |i: &usize| {
+            out.get(*i)
+                .is_some_and(|r| r.tools.is_empty() && r.fields.is_empty())
+        };
+        let unrestricted = by_label.iter().copied().filter(free).collect();
+        let restricted = (0..out.len()).filter(|i| !free(i)).collect();
+        let trigger = out
+            .iter()
+            .map(|r| {
+                let first = r.eval.first().and_then(|i| r.when.get(usize::from(*i)));
+                match first {
+                    Some(Cond::Terms(ls)) if ls.iter().all(|l| *l < 128) => {
+                        Some(ls.iter().fold(0u128, |m, l| m | 1 << l))
+                    }
+                    _ => None,
+                }
+            })
+            .collect();
         Ok(Rules {
             by_label,
+            unrestricted,
+            restricted,
+            trigger,
             exact: uses(&|c| matches!(c, Cond::Exact(_))),
             terms: uses(&|c| matches!(c, Cond::Terms(_))),
             parts: uses(&|c| matches!(c, Cond::Parts(_))),
@@ -640,6 +717,7 @@ impl Labeler {
         let mut scratch = Pooled::take();
         let mut fields = Vec::with_capacity(map.len());
         let mut joined = None;
+        let mut rules = std::mem::take(&mut scratch.rules);
         for (k, v) in map {
             let mut field = FieldAcc {
                 acc: None,
@@ -647,7 +725,9 @@ impl Labeler {
                 suppressed: Vec::new(),
                 fallback: false,
             };
-            let cx = LeafCx { tool, field: k };
+            let cx = LeafCx {
+                rules: self.applicable(tool, k, why.is_some(), &mut rules),
+            };
             if !declared.is_some_and(|d| d.iter().any(|f| &**f == k.as_str())) {
                 self.leaf(&cx, k, "(name)", &mut scratch, &mut field);
             }
@@ -670,7 +750,33 @@ impl Labeler {
             }
             fields.push((k.clone(), l));
         }
+        scratch.rules = rules;
         (fields, Some(joined.unwrap_or(self.args_lattice.bottom)))
+    }
+
+    /// The argument rules that apply to `field` of `tool`: in index order
+    /// when explaining (every rule is reported), else highest label first
+    /// (see [`Labeler::leaf`]). Computed into `out` only when a rule naming
+    /// tools or fields applies; otherwise the precomputed unrestricted list.
+    fn applicable<'a>(
+        &'a self,
+        tool: &str,
+        field: &str,
+        explaining: bool,
+        out: &'a mut Vec<usize>,
+    ) -> &'a [usize] {
+        let rules = &self.args.rules;
+        let applies = |i: &usize| rules.get(*i).is_some_and(|r| r.applies(tool, Some(field)));
+        if !explaining && !self.args.restricted.iter().any(applies) {
+            return &self.args.unrestricted;
+        }
+        out.clear();
+        if explaining {
+            out.extend((0..rules.len()).filter(applies));
+        } else {
+            out.extend(self.args.by_label.iter().copied().filter(applies));
+        }
+        out
     }
 
     /// Label one argument value (a field of an undeclared tool). A value past
@@ -690,8 +796,12 @@ impl Labeler {
             suppressed: Vec::new(),
             fallback: false,
         };
-        let cx = LeafCx { tool: "", field };
+        let mut rules = std::mem::take(&mut scratch.rules);
+        let cx = LeafCx {
+            rules: self.applicable("", field, false, &mut rules),
+        };
         self.walk(&cx, v, &mut String::from(field), &mut scratch, &mut acc);
+        scratch.rules = rules;
         acc.acc.unwrap_or(self.args.fallback)
     }
 
@@ -740,26 +850,39 @@ impl Labeler {
         let mut facts = Facts::new(text, scratch);
         let mut any = false;
         let explaining = acc.fired.is_some();
+        // The leaf's words are scanned first (every rule set that has
+        // triggers reads them): which lexicons they are from decides which
+        // rules can fire at all.
+        self.ensure_words(&self.args, &mut facts);
+        let words = {
+            let any = &facts.s.word_lex.any;
+            u128::from(any.first().copied().unwrap_or(0))
+                | u128::from(any.get(1).copied().unwrap_or(0)) << 64
+        };
         // Without an explanation, rules run from the highest label down and
         // a rule that cannot change the field's label is skipped (its label
         // and the fallback are already below the label reached).
-        let order: &mut dyn Iterator<Item = usize> = if explaining {
-            &mut (0..self.args.rules.len())
-        } else {
-            &mut self.args.by_label.iter().copied()
-        };
-        for i in order {
+        for &i in cx.rules {
             let Some(rule) = self.args.rules.get(i) else {
                 continue;
             };
-            if !rule.applies(cx.tool, Some(cx.field)) {
-                continue;
-            }
             if !explaining
                 && acc.acc.is_some_and(|a| {
                     covers(&self.args_lattice, a, rule.label)
                         && covers(&self.args_lattice, a, self.args.fallback)
                 })
+            {
+                continue;
+            }
+            // Its first condition cannot hold: neither can the rule, nor is
+            // it suppressed (which needs every condition to hold).
+            if self
+                .args
+                .trigger
+                .get(i)
+                .copied()
+                .flatten()
+                .is_some_and(|m| m & words == 0)
             {
                 continue;
             }
@@ -1108,10 +1231,12 @@ impl Labeler {
     }
 }
 
-/// Where a leaf sits.
+/// What every leaf of one field is labeled with.
 struct LeafCx<'a> {
-    tool: &'a str,
-    field: &'a str,
+    /// The argument rules that apply to the field (its tool and name), in
+    /// the order [`Labeler::leaf`] tries them: chosen once per field, not
+    /// per leaf.
+    rules: &'a [usize],
 }
 
 /// A field's label as its leaves are labeled.
@@ -1126,17 +1251,18 @@ struct FieldAcc {
 #[derive(Default)]
 struct Scratch {
     folded: Folded,
+    /// The rules of the field being labeled ([`LeafCx::rules`]).
+    rules: Vec<usize>,
     hits: Vec<Hit>,
     typo: terms::TypoScratch,
     path: String,
     part_hits: Vec<Hit>,
-    /// Per lexicon, whether `hits` has an exact hit of it
-    /// ([`HIT_EXACT`]) or any hit ([`HIT_ANY`]): a rule's `terms`
-    /// condition is then one lookup per lexicon it names, not a scan of
-    /// every hit.
-    word_lex: Vec<u8>,
+    /// The lexicons `hits` has an exact hit of, and any hit of: a rule's
+    /// `terms` condition is then an AND of bit sets, not a scan of every
+    /// hit.
+    word_lex: LexBits,
     /// The same for `part_hits`.
-    part_lex: Vec<u8>,
+    part_lex: LexBits,
     exact: Vec<bool>,
     exact_hits: Vec<(u32, u32, std::ops::Range<usize>)>,
     patterns: Vec<bool>,
@@ -1210,15 +1336,13 @@ impl<'t, 's> Facts<'t, 's> {
         self.s.exact.get(l as usize).copied().unwrap_or(false)
     }
 
-    fn term_has(&self, ls: &[u32], parts: bool, fuzzy: bool) -> bool {
+    fn term_has(&self, ls: &Lexicons, parts: bool, fuzzy: bool) -> bool {
         let flags = if parts {
             &self.s.part_lex
         } else {
             &self.s.word_lex
         };
-        let want = if fuzzy { HIT_ANY } else { HIT_EXACT };
-        ls.iter()
-            .any(|l| flags.get(*l as usize).is_some_and(|f| f & want != 0))
+        ls.any_in(if fuzzy { &flags.any } else { &flags.exact })
     }
 }
 
@@ -1275,22 +1399,31 @@ fn phrase_store(lexicons: &[crate::table::Lexicon]) -> (String, Vec<Vec<(u32, u3
     (text, ranges)
 }
 
-/// A lexicon has a hit that is not a typo.
-const HIT_EXACT: u8 = 1;
-/// A lexicon has a hit, typo or not.
-const HIT_ANY: u8 = 2;
+/// The lexicons a leaf's hits are from, as bit sets ([`Lexicons::any_in`]).
+#[derive(Debug, Default)]
+struct LexBits {
+    /// A hit that is not a typo.
+    exact: Vec<u64>,
+    /// A hit, typo or not.
+    any: Vec<u64>,
+}
 
-/// Per lexicon, the [`HIT_EXACT`] and [`HIT_ANY`] flags of `hits`.
-fn lexicon_flags(hits: &[Hit], n: usize, flags: &mut Vec<u8>) {
-    flags.clear();
-    flags.resize(n, 0);
+/// The [`LexBits`] of `hits` over `n` lexicons.
+fn lexicon_flags(hits: &[Hit], n: usize, flags: &mut LexBits) {
+    let words = n.div_ceil(64);
+    for set in [&mut flags.exact, &mut flags.any] {
+        set.clear();
+        set.resize(words, 0);
+    }
     for h in hits {
-        if let Some(f) = flags.get_mut(h.lexicon as usize) {
-            *f |= if h.fuzzy {
-                HIT_ANY
-            } else {
-                HIT_EXACT | HIT_ANY
-            };
+        let (w, bit) = (h.lexicon as usize / 64, 1u64 << (h.lexicon % 64));
+        if let Some(a) = flags.any.get_mut(w) {
+            *a |= bit;
+        }
+        if !h.fuzzy {
+            if let Some(e) = flags.exact.get_mut(w) {
+                *e |= bit;
+            }
         }
     }
 }
@@ -1348,34 +1481,40 @@ pub const MAX_DEPTH: usize = 64;
 pub const MAX_BYTES: usize = 1 << 20;
 
 /// Whether arguments are within [`MAX_DEPTH`] and [`MAX_BYTES`], checked
-/// without recursion.
+/// depth first and never more than `MAX_DEPTH + 1` calls deep.
 ///
 /// # Errors
 ///
 /// The first limit exceeded.
 pub fn check_limits(args: &Value) -> Result<(), crate::error::DecideError> {
-    use crate::error::DecideError;
-    let mut bytes = 0_usize;
-    let mut stack: Vec<(&Value, usize)> = vec![(args, 0)];
-    while let Some((v, depth)) = stack.pop() {
+    // Recursive rather than with a heap stack (no allocation per event):
+    // the depth check comes first, so the recursion is at most
+    // `MAX_DEPTH + 1` deep whatever the input.
+    fn walk(v: &Value, depth: usize, bytes: &mut usize) -> Result<(), crate::error::DecideError> {
+        use crate::error::DecideError;
         if depth > MAX_DEPTH {
             return Err(DecideError::ArgumentsTooDeep { limit: MAX_DEPTH });
         }
         match v {
-            Value::String(s) => bytes = bytes.saturating_add(s.len()),
-            Value::Number(_) | Value::Bool(_) => bytes = bytes.saturating_add(8),
+            Value::String(s) => *bytes = bytes.saturating_add(s.len()),
+            Value::Number(_) | Value::Bool(_) => *bytes = bytes.saturating_add(8),
             Value::Null => {}
-            Value::Array(items) => stack.extend(items.iter().map(|i| (i, depth + 1))),
+            Value::Array(items) => {
+                for i in items {
+                    walk(i, depth + 1, bytes)?;
+                }
+            }
             Value::Object(map) => {
                 for (k, item) in map {
-                    bytes = bytes.saturating_add(k.len());
-                    stack.push((item, depth + 1));
+                    *bytes = bytes.saturating_add(k.len());
+                    walk(item, depth + 1, bytes)?;
                 }
             }
         }
-        if bytes > MAX_BYTES {
+        if *bytes > MAX_BYTES {
             return Err(DecideError::ArgumentsTooLarge { limit: MAX_BYTES });
         }
+        Ok(())
     }
-    Ok(())
+    walk(args, 0, &mut 0)
 }

@@ -92,6 +92,10 @@ struct Pat {
 #[derive(Debug, Default)]
 pub(crate) struct TypoScratch {
     chars: Vec<char>,
+    keys: Vec<u64>,
+    /// The exact hits' spans, then merged into disjoint intervals.
+    covered: Vec<(usize, usize)>,
+    merged: Vec<(usize, usize)>,
 }
 
 /// A kept hit: which entry, and where in the folded text.
@@ -167,10 +171,12 @@ impl NearFilter {
         f
     }
 
-    /// The bit of key `h`: FNV's low bits mixed with its high ones.
+    /// The bit of key `h`, its bits mixed (a polynomial hash's low bits
+    /// depend on the characters' low bits only).
     #[inline]
     fn slot(&self, h: u64) -> u64 {
-        (h ^ (h >> 31)) & self.mask
+        let x = h.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        (x ^ (x >> 29)) & self.mask
     }
 
     /// Whether `h` may be a key (`false`: it is certainly not).
@@ -183,19 +189,45 @@ impl NearFilter {
     }
 }
 
-/// FNV-1a over characters, skipping the one at `skip` (`usize::MAX`: none).
-fn key_hash(chars: &[char], skip: usize) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for (i, c) in chars.iter().enumerate() {
-        if i == skip {
-            continue;
-        }
-        for b in u32::from(*c).to_le_bytes() {
-            h ^= u64::from(b);
-            h = h.wrapping_mul(0x0100_0000_01b3);
-        }
+/// The base of the typo keys' polynomial hash (odd, so no power of it is
+/// zero modulo 2^64).
+const KEY_BASE: u64 = 0x0100_0000_01b3;
+
+/// The typo keys of a word: the hash of the whole word, then of the word
+/// without its character at 1, 2, ... (the first letter is never the typo,
+/// see `within_one_edit`).
+///
+/// The hash is polynomial, `h(s) = Σ (c_i + 1)·B^(n-1-i)` (wrapping), so
+/// `h(a ++ b) = h(a)·B^|b| + h(b)`: each deletion's key is a prefix hash
+/// and a suffix hash combined in O(1), and a word's `n` keys cost O(n), not
+/// the O(n²) of hashing every variant from scratch. Collisions only cost a
+/// `within_one_edit` check: a key is never taken as a match by itself.
+fn typo_keys(chars: &[char], keys: &mut Vec<u64>) {
+    let v = |c: &char| u64::from(u32::from(*c)) + 1;
+    keys.clear();
+    // keys[i] holds the prefix hash h(chars[..i]) until it is replaced.
+    let mut h = 0u64;
+    keys.push(0);
+    for c in chars {
+        h = h.wrapping_mul(KEY_BASE).wrapping_add(v(c));
+        keys.push(h);
     }
-    h
+    let whole = h;
+    // From the end: `suffix` = h(chars[skip + 1..]), `pow` = B^(n-1-skip).
+    let (mut suffix, mut pow) = (0u64, 1u64);
+    for skip in (1..chars.len()).rev() {
+        if let Some(k) = keys.get_mut(skip) {
+            *k = k.wrapping_mul(pow).wrapping_add(suffix);
+        }
+        if let Some(c) = chars.get(skip) {
+            suffix = v(c).wrapping_mul(pow).wrapping_add(suffix);
+        }
+        pow = pow.wrapping_mul(KEY_BASE);
+    }
+    if let Some(k) = keys.first_mut() {
+        *k = whole;
+    }
+    keys.truncate(chars.len().max(1));
 }
 
 impl TermIndex {
@@ -402,11 +434,9 @@ impl TermIndex {
                     .long_chars
                     .get(start as usize..end as usize)
                     .unwrap_or(&[]);
-                self.near.push((key_hash(chars, usize::MAX), id));
-                // The first letter is never the typo (see `within_one_edit`).
-                for skip in 1..chars.len() {
-                    self.near.push((key_hash(chars, skip), id));
-                }
+                let mut keys = Vec::new();
+                typo_keys(chars, &mut keys);
+                self.near.extend(keys.iter().map(|k| (*k, id)));
             }
         }
     }
@@ -439,22 +469,28 @@ impl TermIndex {
         // Long words no exact hit touched: one typo of tolerance. The exact
         // hits are merged into sorted disjoint intervals and walked beside
         // the words (both in text order), so this stays linear in the text.
-        let mut covered: Vec<(usize, usize)> = hits
-            .get(first..)
-            .unwrap_or(&[])
-            .iter()
-            .map(|h| (h.range.start, h.range.end))
-            .collect();
+        let TypoScratch {
+            chars,
+            keys,
+            covered,
+            merged,
+        } = typo;
+        covered.clear();
+        covered.extend(
+            hits.get(first..)
+                .unwrap_or(&[])
+                .iter()
+                .map(|h| (h.range.start, h.range.end)),
+        );
         covered.sort_unstable();
-        let mut merged: Vec<(usize, usize)> = Vec::with_capacity(covered.len());
-        for (s, e) in covered {
+        merged.clear();
+        for &(s, e) in covered.iter() {
             match merged.last_mut() {
                 Some(last) if s <= last.1 => last.1 = last.1.max(e),
                 _ => merged.push((s, e)),
             }
         }
         let mut next = 0;
-        let TypoScratch { chars } = typo;
         for (range, _) in &folded.words {
             let Some(word) = text.get(range.clone()) else {
                 continue;
@@ -469,7 +505,7 @@ impl TermIndex {
             if !(FUZZY_MIN..=FUZZY_MAX).contains(&n) || touched {
                 continue;
             }
-            if let Some((lexicon, entry)) = self.near_entry(word, chars) {
+            if let Some((lexicon, entry)) = self.near_entry(word, chars, keys) {
                 hits.push(Hit {
                     lexicon,
                     entry,
@@ -481,10 +517,16 @@ impl TermIndex {
     }
 
     /// An entry within one edit of `word`.
-    fn near_entry(&self, word: &str, chars: &mut Vec<char>) -> Option<(u32, u32)> {
+    fn near_entry(
+        &self,
+        word: &str,
+        chars: &mut Vec<char>,
+        keys: &mut Vec<u64>,
+    ) -> Option<(u32, u32)> {
         chars.clear();
         chars.extend(word.chars());
         let chars: &[char] = chars;
+        typo_keys(chars, keys);
         let check = |key: u64| -> Option<(u32, u32)> {
             if !self.near_filter.may_hold(key) {
                 return None;
@@ -502,11 +544,7 @@ impl TermIndex {
                 })
                 .map(|l| (l.lexicon, l.entry))
         };
-        if let Some(hit) = check(key_hash(chars, usize::MAX)) {
-            return Some(hit);
-        }
-        // The first letter is never the typo (see `within_one_edit`).
-        (1..chars.len()).find_map(|skip| check(key_hash(chars, skip)))
+        keys.iter().find_map(|k| check(*k))
     }
 }
 
