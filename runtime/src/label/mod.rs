@@ -269,6 +269,9 @@ struct Rules {
     unrestricted: Vec<usize>,
     /// The rules that name tools or fields.
     restricted: Vec<usize>,
+    /// Every tool and field name `restricted` names: a field whose name and
+    /// tool are not among them gets `unrestricted` after two lookups.
+    restricted_names: std::collections::HashSet<Box<str>>,
     /// Per rule, when the condition it tests first is `terms` of lexicons
     /// below 128: those lexicons as a mask. A leaf none of whose words is
     /// from them cannot fire the rule, which is then skipped with one AND
@@ -415,7 +418,12 @@ impl Builder<'_> {
                 .is_some_and(|r| r.tools.is_empty() && r.fields.is_empty())
         };
         let unrestricted = by_label.iter().copied().filter(free).collect();
-        let restricted = (0..out.len()).filter(|i| !free(i)).collect();
+        let restricted: Vec<usize> = (0..out.len()).filter(|i| !free(i)).collect();
+        let restricted_names = restricted
+            .iter()
+            .filter_map(|i| out.get(*i))
+            .flat_map(|r| r.tools.iter().chain(&r.fields).cloned())
+            .collect();
         let trigger = out
             .iter()
             .map(|r| {
@@ -432,6 +440,7 @@ impl Builder<'_> {
             by_label,
             unrestricted,
             restricted,
+            restricted_names,
             trigger,
             exact: uses(&|c| matches!(c, Cond::Exact(_))),
             terms: uses(&|c| matches!(c, Cond::Terms(_))),
@@ -767,7 +776,12 @@ impl Labeler {
     ) -> &'a [usize] {
         let rules = &self.args.rules;
         let applies = |i: &usize| rules.get(*i).is_some_and(|r| r.applies(tool, Some(field)));
-        if !explaining && !self.args.restricted.iter().any(applies) {
+        // A rule that names tools or fields needs its tool or its field to
+        // be one it names.
+        let named = |n: &str| self.args.restricted_names.contains(n);
+        if !explaining
+            && (!(named(tool) || named(field)) || !self.args.restricted.iter().any(applies))
+        {
             return &self.args.unrestricted;
         }
         out.clear();
