@@ -180,3 +180,40 @@ fn eval_on_a_generated_corpus_writes_every_format() {
     assert_eq!(stpc(&["eval"], None).status.code(), Some(2));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn eval_with_the_standard_policies_and_label_noise_finishes() {
+    // The README's evaluation, on a small corpus: every std policy, the
+    // label-noise sweep included. std Rewrite keeps a rewritten ghost for a
+    // reissue on promotion, which the noisy replay must attribute (it
+    // failed on every corpus of ten tasks or more before).
+    let out = stpc(
+        &[
+            "eval",
+            "--generate",
+            "10",
+            "--seeds",
+            "1",
+            "--resamples",
+            "100",
+            "--no-channels",
+            "--no-progress",
+            "--output-format",
+            "json",
+        ],
+        None,
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["tasks"], 10);
+    let rows = v["noise"]["rows"].as_array().unwrap();
+    assert!(
+        rows.iter().any(|r| r["policy"] == "rewrite"),
+        "{:?}",
+        v["noise"]
+    );
+}
