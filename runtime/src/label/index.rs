@@ -35,7 +35,8 @@ pub const MAGIC: &[u8; 8] = b"STPCIDX1";
 /// Version of the index encoding this runtime reads and writes.
 /// Version 2 no longer stores the automata's dense rows (derived on load);
 /// version 3 keys the typo entries with a polynomial hash (`terms.rs`,
-/// `typo_keys`) instead of FNV-1a.
+/// `typo_keys`) instead of FNV-1a, and no longer stores the automata's
+/// output links (`dict`, `report`; derived on load from the failure links).
 pub const VERSION: u32 = 3;
 
 /// Appends arrays in the index encoding.

@@ -165,7 +165,6 @@ impl Automaton {
 
         a.build_dense()?;
         a.fail = vec![0; n as usize];
-        a.dict = vec![NONE; n as usize];
         for s in 0..n {
             for c in a.children(s) {
                 let b = *a.byte.get(c as usize)?;
@@ -184,24 +183,44 @@ impl Automaton {
                     }
                 };
                 *a.fail.get_mut(c as usize)? = f;
-                let d = if a.has_output(f) {
-                    f
-                } else {
-                    *a.dict.get(f as usize)?
-                };
-                *a.dict.get_mut(c as usize)? = if f == 0 { NONE } else { d };
             }
         }
-        a.report = (0..n)
+        a.build_outputs();
+        Some(a)
+    }
+
+    /// The output links, from the failure links and the patterns' nodes:
+    /// `dict[c]` is `fail[c]` when a pattern ends there, else
+    /// `dict[fail[c]]` (none at the root), and `report[s]` is `s` itself
+    /// when a pattern ends there, else `dict[s]`. One pass in index order,
+    /// since a node's failure is a smaller index: derived rather than
+    /// stored in an index (they were two of its seven per-node arrays).
+    fn build_outputs(&mut self) {
+        let n = self.byte.len();
+        self.dict = vec![NONE; n];
+        for c in 1..n {
+            let f = self.fail.get(c).copied().unwrap_or(0);
+            let d = if f == 0 {
+                NONE
+            } else if self.has_output(f) {
+                f
+            } else {
+                self.dict.get(f as usize).copied().unwrap_or(NONE)
+            };
+            if let Some(slot) = self.dict.get_mut(c) {
+                *slot = d;
+            }
+        }
+        self.report = (0..n)
             .map(|s| {
-                if s != 0 && a.has_output(s) {
-                    s
+                let s32 = u32::try_from(s).unwrap_or(NONE);
+                if s != 0 && self.has_output(s32) {
+                    s32
                 } else {
-                    a.dict.get(s as usize).copied().unwrap_or(NONE)
+                    self.dict.get(s).copied().unwrap_or(NONE)
                 }
             })
             .collect();
-        Some(a)
     }
 
     /// Appends the automaton in the index encoding ([`super::index`]).
@@ -234,8 +253,6 @@ impl Automaton {
         w.u32s(&self.first_child);
         w.bytes(&self.byte);
         w.u32s(&self.fail);
-        w.u32s(&self.dict);
-        w.u32s(&self.report);
         w.u32s(&self.out_start);
         w.u32s(&self.out);
         w.u32s(&self.len);
@@ -255,12 +272,16 @@ impl Automaton {
             first_child,
             byte,
             fail: r.u32s()?,
-            dict: r.u32s()?,
-            report: r.u32s()?,
+            dict: Vec::new(),
+            report: Vec::new(),
             out_start: r.u32s()?,
             out: r.u32s()?,
             len: r.u32s()?,
         };
+        // Derived before the check, which then covers them too: a failure
+        // link that does not go up is refused there, and until then every
+        // read of the derivation is bounds-checked.
+        a.build_outputs();
         if !a.consistent() {
             return None;
         }
