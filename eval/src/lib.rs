@@ -17,6 +17,12 @@
 //!                                   render ──▶ JSON, Markdown, SVG (Figure 2)
 //! ```
 //!
+//! Tasks are read a chunk at a time through `frontier::Tasks`: a loaded
+//! `Frontier`, or a `corpus::Corpus` drawn on demand. An evaluation holds
+//! one chunk of one policy's traces, and keeps the observer documents its
+//! adversaries read on disk (`docs`), so its memory does not follow the
+//! number of tasks.
+//!
 //! The crate depends on `stpc-runtime` only, and only in [`replay`](mod@replay); the
 //! compiler's CLI passes compiled tables in.
 
