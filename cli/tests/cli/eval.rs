@@ -37,6 +37,18 @@ fn stpc(args: &[&str], stdin: Option<&str>) -> Output {
     child.wait_with_output().unwrap()
 }
 
+/// Runs `stpc` with `args`, requires it to succeed, and parses its JSON
+/// output.
+fn stpc_json(args: &[&str]) -> serde_json::Value {
+    let out = stpc(args, None);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
 const NAIVE: &str = "stdlib-contracts/policies/naive.stpc";
 const SHADOW: &str = "stdlib-contracts/policies/shadow.stpc";
 
@@ -120,27 +132,18 @@ fn eval_on_a_generated_corpus_writes_every_format() {
     );
     assert!(std::fs::read_to_string(&svg).unwrap().starts_with("<svg"));
     // The written corpus replays from the file, as JSON.
-    let out = stpc(
-        &[
-            "eval",
-            &fpath,
-            "--policy",
-            &format!("naive={NAIVE}"),
-            "--observer",
-            "provider",
-            "--resamples",
-            "200",
-            "--output-format",
-            "json",
-        ],
-        None,
-    );
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let v = stpc_json(&[
+        "eval",
+        &fpath,
+        "--policy",
+        &format!("naive={NAIVE}"),
+        "--observer",
+        "provider",
+        "--resamples",
+        "200",
+        "--output-format",
+        "json",
+    ]);
     assert_eq!(v["tasks"], 12);
     // The label-noise sweep runs by default (5, 10, 20 %), on request at
     // other rates, and not at all with `--no-label-noise`.
@@ -148,13 +151,7 @@ fn eval_on_a_generated_corpus_writes_every_format() {
         let mut args = common.to_vec();
         args.extend(["--output-format", "json"]);
         args.extend(extra);
-        let out = stpc(&args, None);
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap()
+        stpc_json(&args)
     };
     assert_eq!(
         json(&[])["noise"]["rates"],
@@ -187,28 +184,19 @@ fn eval_with_the_standard_policies_and_label_noise_finishes() {
     // label-noise sweep included. std Rewrite keeps a rewritten ghost for a
     // reissue on promotion, which the noisy replay must attribute (it
     // failed on every corpus of ten tasks or more before).
-    let out = stpc(
-        &[
-            "eval",
-            "--generate",
-            "10",
-            "--seeds",
-            "1",
-            "--resamples",
-            "100",
-            "--no-channels",
-            "--no-progress",
-            "--output-format",
-            "json",
-        ],
-        None,
-    );
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let v = stpc_json(&[
+        "eval",
+        "--generate",
+        "10",
+        "--seeds",
+        "1",
+        "--resamples",
+        "100",
+        "--no-channels",
+        "--no-progress",
+        "--output-format",
+        "json",
+    ]);
     assert_eq!(v["tasks"], 10);
     let rows = v["noise"]["rows"].as_array().unwrap();
     assert!(
