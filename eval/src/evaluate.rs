@@ -30,7 +30,7 @@ use crate::docs::{DocWriter, Vocab};
 use crate::frontier::{FrontierStats, Tasks};
 use crate::replay::{Contract, LabelNoise, ReplayError, ReplayMode, ReplayOptions};
 use crate::report::{replay_chunks, ReplayReport, Summary};
-use crate::stats::{bootstrap_mean, paired, Estimate, Paired, RESAMPLES, SEED};
+use crate::stats::{bootstrap_mean, paired, Estimate, Outcomes, Paired, RESAMPLES, SEED};
 use crate::trace::{NoiseStats, Observer, TaskTrace};
 use crate::utility::{add_leaked, add_revealing_ghosts, Leakage, Revealing};
 
@@ -503,9 +503,9 @@ pub fn evaluate<T: Tasks + ?Sized>(
     let mut base = Some(reduce(base_pass.report, &base_views, &vocab)?);
     let mut reports = Vec::new();
     // Per policy: per observer, per adversary, the outcomes.
-    let mut outcomes: Vec<Vec<Vec<Vec<f64>>>> = Vec::new();
+    let mut outcomes: Vec<Vec<Vec<Outcomes>>> = Vec::new();
     // Per policy: the provider's outcomes per adversary.
-    let mut provider_clean: Vec<Vec<Vec<f64>>> = Vec::new();
+    let mut provider_clean: Vec<Vec<Outcomes>> = Vec::new();
     for i in 0..contracts.len() {
         let r = if i == base_ix {
             base.take()
@@ -530,14 +530,7 @@ pub fn evaluate<T: Tasks + ?Sized>(
                     continue;
                 };
                 let vs = (c.name() != opts.baseline).then_some(base).flatten();
-                recovery.push(row(
-                    c.name(),
-                    m.observer,
-                    *adv,
-                    out,
-                    vs.map(Vec::as_slice),
-                    opts,
-                ));
+                recovery.push(row(c.name(), m.observer, *adv, out, vs, opts));
             }
         }
     }
@@ -583,8 +576,8 @@ fn row(
     policy: &str,
     observer: Observer,
     adversary: Adversary,
-    out: &[f64],
-    base: Option<&[f64]>,
+    out: &Outcomes,
+    base: Option<&Outcomes>,
     opts: &EvalOptions,
 ) -> RecoveryRow {
     RecoveryRow {
@@ -599,7 +592,7 @@ fn row(
 fn gate_sweep<T: Tasks + ?Sized>(
     scorer: &Scorer<'_>,
     contracts: &[(Contract, ReplayMode)],
-    provider: Option<(&Model<'_>, &Vec<Vec<f64>>)>,
+    provider: Option<(&Model<'_>, &Vec<Outcomes>)>,
     frontier: &T,
     opts: &EvalOptions,
     vocab: &mut Vocab,
@@ -665,7 +658,7 @@ fn noise_sweep<T: Tasks + ?Sized>(
     contracts: &[(Contract, ReplayMode)],
     base_ix: usize,
     provider: &Model<'_>,
-    clean_out: &[Vec<Vec<f64>>],
+    clean_out: &[Vec<Outcomes>],
     frontier: &T,
     opts: &EvalOptions,
     vocab: &mut Vocab,
@@ -679,7 +672,7 @@ fn noise_sweep<T: Tasks + ?Sized>(
             let base = (name != opts.baseline)
                 .then(|| base_clean_out.and_then(|b| b.get(ai)))
                 .flatten();
-            clean.push(row(name, obs, *adv, out, base.map(Vec::as_slice), opts));
+            clean.push(row(name, obs, *adv, out, base, opts));
         }
     }
     let mut rows = Vec::new();
@@ -833,11 +826,11 @@ fn sharing_with(
 struct Reduced {
     report: ReplayReport,
     /// Per observer, per adversary, the outcomes.
-    outcomes: Vec<Vec<Vec<f64>>>,
+    outcomes: Vec<Vec<Outcomes>>,
     /// The provider's outcomes per adversary, when a sweep needs them.
-    provider: Option<Vec<Vec<f64>>>,
+    provider: Option<Vec<Outcomes>>,
 }
 
 /// A policy's noisy summary, its label-noise counts and each adversary's
 /// outcomes.
-type Scored = (ReplayReport, NoiseStats, Vec<Vec<f64>>);
+type Scored = (ReplayReport, NoiseStats, Vec<Outcomes>);

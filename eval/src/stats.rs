@@ -19,6 +19,7 @@
 //! Binomial(n, 1/2)`, summed exactly in log space so `n` in the thousands
 //! neither overflows nor underflows.
 
+use fixedbitset::FixedBitSet;
 use serde::{Deserialize, Serialize};
 
 /// Bootstrap resamples.
@@ -97,6 +98,114 @@ pub struct Estimate {
     pub n: usize,
 }
 
+/// Per-task values a bootstrap resamples: a slice of reals, or
+/// [`Outcomes`].
+pub trait Sample {
+    /// How many values.
+    fn count(&self) -> usize;
+    /// Value `i` (0 past the end).
+    fn value(&self, i: usize) -> f64;
+    /// The sum of every value, in index order.
+    fn total(&self) -> f64 {
+        (0..self.count()).map(|i| self.value(i)).sum()
+    }
+}
+
+impl Sample for [f64] {
+    fn count(&self) -> usize {
+        self.len()
+    }
+    fn value(&self, i: usize) -> f64 {
+        self.get(i).copied().unwrap_or(0.0)
+    }
+    fn total(&self) -> f64 {
+        self.iter().sum()
+    }
+}
+
+impl<const N: usize> Sample for [f64; N] {
+    fn count(&self) -> usize {
+        N
+    }
+    fn value(&self, i: usize) -> f64 {
+        self.as_slice().value(i)
+    }
+    fn total(&self) -> f64 {
+        self.as_slice().total()
+    }
+}
+
+impl Sample for Vec<f64> {
+    fn count(&self) -> usize {
+        self.len()
+    }
+    fn value(&self, i: usize) -> f64 {
+        self.as_slice().value(i)
+    }
+    fn total(&self) -> f64 {
+        self.as_slice().total()
+    }
+}
+
+/// Per-task 0/1 outcomes (recovered or not), one bit each: an evaluation
+/// keeps one per policy, observer and adversary until every row is
+/// bootstrapped, so at 8 bytes a value they were most of what its memory
+/// still grew by per task. Resampled exactly as the same values in a
+/// `[f64]` (sums of 0.0 and 1.0 in the same order), so reports do not
+/// change.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Outcomes(FixedBitSet);
+
+impl Outcomes {
+    /// How many tasks.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// Whether there are none.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.0.len() == 0
+    }
+
+    /// Whether task `i` was a hit (`None` past the end).
+    #[must_use]
+    pub fn get(&self, i: usize) -> Option<bool> {
+        (i < self.0.len()).then(|| self.0.contains(i))
+    }
+
+    /// How many hits.
+    #[must_use]
+    pub fn hits(&self) -> usize {
+        self.0.count_ones(..)
+    }
+}
+
+impl FromIterator<bool> for Outcomes {
+    fn from_iter<I: IntoIterator<Item = bool>>(iter: I) -> Outcomes {
+        let mut bits = FixedBitSet::new();
+        for (i, hit) in iter.into_iter().enumerate() {
+            bits.grow(i + 1);
+            bits.set(i, hit);
+        }
+        Outcomes(bits)
+    }
+}
+
+impl Sample for Outcomes {
+    fn count(&self) -> usize {
+        self.len()
+    }
+    fn value(&self, i: usize) -> f64 {
+        if self.0.contains(i) {
+            1.0
+        } else {
+            0.0
+        }
+    }
+}
+
 /// Mean of a slice (0 for an empty one).
 #[must_use]
 pub fn mean(xs: &[f64]) -> f64 {
@@ -143,15 +252,14 @@ fn bootstrap_by(n: usize, resamples: usize, seed: u64, f: impl Fn(usize) -> f64)
 
 /// Mean of `xs` with a 95 % percentile bootstrap interval.
 #[must_use]
-pub fn bootstrap_mean(xs: &[f64], resamples: usize, seed: u64) -> Estimate {
-    let (lo, hi) = bootstrap_by(xs.len(), resamples, seed, |i| {
-        xs.get(i).copied().unwrap_or(0.0)
-    });
+pub fn bootstrap_mean<S: Sample + ?Sized>(xs: &S, resamples: usize, seed: u64) -> Estimate {
+    let n = xs.count();
+    let (lo, hi) = bootstrap_by(n, resamples, seed, |i| xs.value(i));
     Estimate {
-        mean: mean(xs),
+        mean: if n == 0 { 0.0 } else { xs.total() / n as f64 },
         lo,
         hi,
-        n: xs.len(),
+        n,
     }
 }
 
@@ -195,8 +303,10 @@ pub struct Paired {
 /// Paired delta and sign test; `policy` and `baseline` are aligned per task
 /// (the shorter length is used).
 #[must_use]
-pub fn paired(policy: &[f64], baseline: &[f64], resamples: usize, seed: u64) -> Paired {
-    let diffs: Vec<f64> = policy.iter().zip(baseline).map(|(a, b)| a - b).collect();
+pub fn paired<S: Sample + ?Sized>(policy: &S, baseline: &S, resamples: usize, seed: u64) -> Paired {
+    let diffs: Vec<f64> = (0..policy.count().min(baseline.count()))
+        .map(|i| policy.value(i) - baseline.value(i))
+        .collect();
     let higher = diffs.iter().filter(|d| **d > 0.0).count();
     let lower = diffs.iter().filter(|d| **d < 0.0).count();
     let ties = diffs.len() - higher - lower;

@@ -11,7 +11,7 @@ use super::{ChannelRow, EvalError, EvalOptions};
 use crate::adversary::{prototypes, Adversary, ChannelMask, DocFreq, Keyword, NaiveBayes, Tfidf};
 use crate::docs::{Docs, Vocab};
 use crate::frontier::{for_each_task, Tasks};
-use crate::stats::bootstrap_mean;
+use crate::stats::{bootstrap_mean, Outcomes};
 use crate::trace::Observer;
 
 /// The observer views a [`pass`](super::pass) keeps: per `(observer, channels)` key,
@@ -56,7 +56,7 @@ pub(super) struct Scorer<'a> {
 }
 
 impl Scorer<'_> {
-    /// 1.0 per labeled task recovered, 0.0 per labeled task missed.
+    /// Per labeled task, whether the adversary recovered its label.
     /// Documents are read back a batch at a time and predicted in parallel.
     pub(super) fn outcomes(
         &self,
@@ -64,7 +64,7 @@ impl Scorer<'_> {
         docs: &Docs,
         nb: Option<&Model<'_>>,
         vocab: &Vocab,
-    ) -> Result<Vec<f64>, EvalError> {
+    ) -> Result<Outcomes, EvalError> {
         let mut preds: Vec<Option<usize>> = Vec::with_capacity(docs.len());
         match (adv, nb) {
             (Adversary::Keyword, _) => {
@@ -102,7 +102,7 @@ impl Scorer<'_> {
         Ok(preds
             .iter()
             .zip(&self.truth)
-            .filter_map(|(p, t)| t.map(|t| if *p == Some(t) { 1.0 } else { 0.0 }))
+            .filter_map(|(p, t)| t.map(|t| *p == Some(t)))
             .collect())
     }
 
@@ -211,7 +211,7 @@ impl<'v> Model<'v> {
         views: &Views,
         opts: &EvalOptions,
         vocab: &Vocab,
-    ) -> Result<Vec<Vec<f64>>, EvalError> {
+    ) -> Result<Vec<Outcomes>, EvalError> {
         let d = views.get(self.observer, ChannelMask::FULL)?;
         opts.adversaries
             .iter()

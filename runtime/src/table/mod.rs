@@ -866,7 +866,10 @@ impl Table {
         // the claimed digest put back, in either layout (see `layout`).
         let body = bytes.strip_suffix(b"\n").unwrap_or(bytes);
         let claimed = std::mem::take(&mut table.digest);
-        let canonical = serde_json::to_vec(&table).map_err(|_| LoadError::Encode)?;
+        // The compact encoding is never longer than the file: one
+        // allocation, not a doubling series of them.
+        let mut canonical = Vec::with_capacity(bytes.len());
+        serde_json::to_writer(&mut canonical, &table).map_err(|_| LoadError::Encode)?;
         let filled = with_digest(&canonical, &claimed).ok_or(LoadError::Encode)?;
         if !layout::matches(body, &filled) {
             return Err(LoadError::NotCanonical);

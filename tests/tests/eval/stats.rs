@@ -8,7 +8,10 @@
     reason = "test code"
 )]
 
-use stpc_eval::stats::{bootstrap_mean, median_usize, paired, sign_test, Rng, RESAMPLES, SEED};
+use proptest::prelude::*;
+use stpc_eval::stats::{
+    bootstrap_mean, median_usize, paired, sign_test, Outcomes, Rng, RESAMPLES, SEED,
+};
 
 fn close(a: f64, b: f64, tol: f64) -> bool {
     (a - b).abs() <= tol
@@ -90,4 +93,26 @@ fn rng_is_stable_and_uniform_enough() {
     );
     assert_eq!(median_usize(&[1, 2, 3, 4]), 2.5);
     assert_eq!(median_usize(&[1, 8, 19]), 8.0);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// Outcomes kept as bits bootstrap exactly as the same 0/1 values kept
+    /// as reals, alone and paired, so a report does not depend on which.
+    #[test]
+    fn outcomes_as_bits_estimate_as_reals(
+        a in proptest::collection::vec(any::<bool>(), 0..300),
+        b in proptest::collection::vec(any::<bool>(), 0..300),
+        seed in any::<u64>(),
+    ) {
+        let real = |v: &[bool]| -> Vec<f64> { v.iter().map(|&x| f64::from(u8::from(x))).collect() };
+        let (ra, rb) = (real(&a), real(&b));
+        let (oa, ob): (Outcomes, Outcomes) = (a.iter().copied().collect(), b.iter().copied().collect());
+        prop_assert_eq!(oa.len(), a.len());
+        prop_assert_eq!(oa.hits(), a.iter().filter(|x| **x).count());
+        prop_assert_eq!(oa.get(a.len()), None);
+        prop_assert_eq!(bootstrap_mean(&oa, 200, seed), bootstrap_mean(&ra, 200, seed));
+        prop_assert_eq!(paired(&oa, &ob, 200, seed), paired(&ra, &rb, 200, seed));
+    }
 }
