@@ -206,11 +206,12 @@ impl Engine {
     fn build(
         py: Python<'_>,
         bytes: &[u8],
+        index: Option<&[u8]>,
         trusted_keys: Option<&[String]>,
         signature: Option<&str>,
         verify: bool,
     ) -> PyResult<Engine> {
-        let built = py.detach(|| -> Result<rt::Engine, Refused> {
+        let built = py.detach(|| -> Result<(rt::Engine, Option<rt::LoadError>), Refused> {
             let trusted = match trusted_keys {
                 None => None,
                 Some(texts) => {
@@ -224,10 +225,23 @@ impl Engine {
                     Some((keys, sig))
                 }
             };
-            verified::load(bytes, trusted.as_ref().map(|(k, s)| (k, *s)), verify)
+            verified::load_with_index(bytes, index, trusted.as_ref().map(|(k, s)| (k, *s)), verify)
         });
         match built {
-            Ok(e) => Ok(Engine { inner: Arc::new(e) }),
+            Ok((e, refused)) => {
+                if let Some(why) = refused {
+                    // The same engine, built from the lexicons: say so, as
+                    // `stpc decide` does on standard error.
+                    let message = std::ffi::CString::new(format!(
+                        "the labeler index beside the table is not used ({why}); \
+                         the engine was built from the table"
+                    ))
+                    .unwrap_or_default();
+                    let category = py.get_type::<pyo3::exceptions::PyRuntimeWarning>();
+                    PyErr::warn(py, category.as_any(), &message, 1)?;
+                }
+                Ok(Engine { inner: Arc::new(e) })
+            }
             Err(Refused::Load(e)) => Err(from_load(py, &e)),
             Err(unsound @ Refused::Unsound(_)) => {
                 Err(load_error(py, "unsound", unsound.to_string()))
@@ -248,7 +262,11 @@ fn read_file(py: Python<'_>, path: &PathBuf, what: &str) -> PyResult<Vec<u8>> {
 
 #[pymethods]
 impl Engine {
-    /// Load a table file. With `trusted_keys` (paths of `stpc keygen`
+    /// Load a table file, with the labeler index `stpc compile` writes
+    /// beside it (`policy.json` -> `policy.index`) when there is one: the
+    /// engine then starts in about a third of the time. An index that is
+    /// not the one the table names is not used (a `RuntimeWarning` says
+    /// so) and the engine is built from the table. With `trusted_keys` (paths of `stpc keygen`
     /// public keys), the table must carry a signature by one of them, read
     /// from `signature` or from `PATH.sig`; anything unsigned, re-sealed or
     /// signed by another key raises `LoadError` (kind `signature`). With
@@ -265,8 +283,13 @@ impl Engine {
         verify: bool,
     ) -> PyResult<Engine> {
         let bytes = read_file(py, &path, "the table")?;
+        // The labeler index `stpc compile` writes beside the table
+        // (`policy.json` -> `policy.index`), if there is one to read; it is
+        // used only if it is the one the table names.
+        let index = std::fs::read(path.with_extension("index")).ok();
+        let index = index.as_deref();
         let Some(key_paths) = trusted_keys else {
-            return Engine::build(py, &bytes, None, None, verify);
+            return Engine::build(py, &bytes, index, None, None, verify);
         };
         let mut keys = Vec::with_capacity(key_paths.len());
         for k in &key_paths {
@@ -288,7 +311,7 @@ impl Engine {
                 ),
             )
         })?;
-        Engine::build(py, &bytes, Some(&keys), Some(&sig), verify)
+        Engine::build(py, &bytes, index, Some(&keys), Some(&sig), verify)
     }
 
     /// Load a table from its bytes. `trusted_keys` are the texts of public
@@ -306,6 +329,7 @@ impl Engine {
         Engine::build(
             py,
             &data,
+            None,
             trusted_keys.as_deref(),
             signature.as_deref(),
             verify,

@@ -212,3 +212,40 @@ proptest! {
         }
     }
 }
+
+/// The embedders' load path (`stpc_tables::verified::load_with_index`, the
+/// Python package's `Engine.load`): the table's own index is used and
+/// reported as used; any other is refused, reported, and the engine is
+/// built from the lexicons instead, labeling the same.
+#[test]
+fn embedders_load_with_the_index_and_fall_back_without_it() {
+    use stpc_tables::verified::load_with_index;
+    let s = std_naive();
+    let json = s.table.to_json_pretty().expect("serialises");
+    let label = |e: &Engine| {
+        stpc_tests::event_mix::std_mix()
+            .iter()
+            .map(|ev| e.labeler().label(&ev.tool, &ev.args, None, &ev.destination))
+            .collect::<Vec<_>>()
+    };
+    let want = label(&s.built);
+    let (engine, refused) =
+        load_with_index(json.as_bytes(), Some(&s.index), None, false).expect("loads");
+    assert!(refused.is_none(), "{refused:?}");
+    assert_eq!(label(&engine), want);
+    let mut edited = s.index.clone();
+    edited[7] ^= 1;
+    for bad in [&s.index[..s.index.len() / 2], &edited[..], &[][..]] {
+        let (engine, refused) =
+            load_with_index(json.as_bytes(), Some(bad), None, false).expect("loads");
+        assert!(matches!(refused, Some(LoadError::Index(_))), "{refused:?}");
+        assert_eq!(label(&engine), want);
+    }
+    // No index given: built from the lexicons, nothing to report.
+    let (engine, refused) = load_with_index(json.as_bytes(), None, None, false).expect("loads");
+    assert!(refused.is_none());
+    assert_eq!(label(&engine), want);
+    // A table the loader refuses is still refused, index or not.
+    let tampered = json.replacen("\"public\"", "\"publik\"", 1);
+    assert!(load_with_index(tampered.as_bytes(), Some(&s.index), None, false).is_err());
+}

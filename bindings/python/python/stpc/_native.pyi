@@ -52,7 +52,10 @@ class Engine:
         signature: Optional[Union[str, os.PathLike[str]]] = None,
         verify: bool = False,
     ) -> Engine:
-        """Load a table file; with ``trusted_keys`` (public key files), require
+        """Load a table file, with the labeler index beside it (``PATH`` with
+        the extension ``.index``, as ``stpc compile`` writes it) when it is the
+        one the table names (otherwise a ``RuntimeWarning`` and the engine is
+        built from the table); with ``trusted_keys`` (public key files), require
         its signature (``signature`` or ``PATH.sig``) by one of them; with
         ``verify``, refuse a table that does not verify (kind ``unsound``)."""
     @staticmethod
