@@ -231,6 +231,7 @@ pub(crate) fn prefixes(t: &Table, classes: &Classes, upto: usize) -> Vec<Prefix>
         classes,
         upto,
         memo: HashMap::new(),
+        rep_at: HashMap::new(),
     };
     walker.walk(t.diagram.root, &mut coords, &mut out);
     out
@@ -246,6 +247,9 @@ struct Walker<'t> {
     classes: &'t Classes,
     upto: usize,
     memo: HashMap<u32, std::rc::Rc<[(u32, u32)]>>,
+    /// Per destination branch, the position in its representatives of each
+    /// (child, class) pair (see [`Walker::placed`]).
+    rep_at: HashMap<u32, HashMap<(u32, u32), usize>>,
 }
 
 impl Walker<'_> {
@@ -260,12 +264,21 @@ impl Walker<'_> {
                         .entry(node)
                         .or_insert_with(|| representatives(classes, d, children).into()),
                 );
-                for &(v, child) in reps.iter() {
-                    if let Some(slot) = coords.get_mut(d) {
-                        *slot = Some(v);
+                let placed = if d == point::DEST {
+                    self.placed(node, children, &reps, coords)
+                } else {
+                    None
+                };
+                match placed {
+                    Some(at) => {
+                        for &(v, child) in at.iter().filter_map(|i| reps.get(*i)) {
+                            self.step(d, v, child, coords, out);
+                        }
                     }
-                    if feasible(t, coords) {
-                        self.walk(child, coords, out);
+                    None => {
+                        for &(v, child) in reps.iter() {
+                            self.step(d, v, child, coords, out);
+                        }
                     }
                 }
                 if let Some(slot) = coords.get_mut(d) {
@@ -277,6 +290,71 @@ impl Walker<'_> {
                 node,
             }),
         }
+    }
+
+    /// Fix dimension `d` to `v` and go on to `child` if that is feasible.
+    fn step(
+        &mut self,
+        d: usize,
+        v: u32,
+        child: u32,
+        coords: &mut Vec<Option<u32>>,
+        out: &mut Vec<Prefix>,
+    ) {
+        if let Some(slot) = coords.get_mut(d) {
+            *slot = Some(v);
+        }
+        if feasible(self.t, coords) {
+            self.walk(child, coords, out);
+        }
+    }
+
+    /// At a destination branch below a tool that declares its
+    /// destinations, the positions (in order) of the representatives the
+    /// tool can be placed at: its declared destinations' and the
+    /// `<unknown>` destination's; `None` when every destination is
+    /// possible. Testing every representative instead made the walk
+    /// quadratic (10,000 tools, each declaring its own destination: 10⁸
+    /// feasibility checks, a fifth of compiling them). The same prefixes
+    /// come out: a destination class records which tools declare its
+    /// members (`signature`), so a tool declares every member of a class
+    /// or none, and the representative of a declared destination's
+    /// (child, class) pair is declared too.
+    fn placed(
+        &mut self,
+        node: u32,
+        children: &[u32],
+        reps: &[(u32, u32)],
+        coords: &[Option<u32>],
+    ) -> Option<Vec<usize>> {
+        let t = self.t;
+        let tool = coords.get(point::TOOL).copied().flatten()?;
+        let declared = &t.tools.get(tool as usize)?.destinations;
+        if declared.is_empty() {
+            return None;
+        }
+        let classes = self.classes;
+        let class = |v: u32| classes.of(point::DEST, v);
+        let at = self.rep_at.entry(node).or_insert_with(|| {
+            reps.iter()
+                .enumerate()
+                .map(|(i, &(v, child))| ((child, class(v)), i))
+                .collect()
+        });
+        let known = u32::try_from(t.destinations.len()).unwrap_or(u32::MAX);
+        let unknown = known..u32::try_from(children.len()).unwrap_or(0);
+        let mut out: Vec<usize> = declared
+            .iter()
+            .copied()
+            .chain(unknown)
+            .filter_map(|v| {
+                let child = *children.get(v as usize)?;
+                at.get(&(child, class(v))).copied()
+            })
+            .collect();
+        out.sort_unstable();
+        out.dedup();
+        Some(out)
     }
 }
 
@@ -414,6 +492,118 @@ pub(crate) fn expand(
         }
         if carried {
             return;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::expect_used, reason = "test code")]
+
+    use super::{feasible, point, prefixes, representatives, Classes, Node, Table};
+
+    /// Tools that declare one destination, two shared ones, or none (any
+    /// destination), with and without substitutes.
+    fn table() -> Table {
+        let mut s = String::from(
+            "use std::labels;\nuse std::modes;\nuse std::observers;\nuse std::labelers;\n",
+        );
+        let labels = ["public", "tenant_internal", "sensitive"];
+        for i in 0..9 {
+            let label = labels[i % 3];
+            s.push_str(&format!(
+                "destination d{i} {{ host \"api{i}.example\"; label {label}; observed by provider; }}\n"
+            ));
+        }
+        let mut tools = Vec::new();
+        for i in 0..12 {
+            let dests = match i % 4 {
+                0 => format!(" destinations d{};", i % 9),
+                1 => format!(" destinations d{}, d{};", i % 9, (i + 4) % 9),
+                2 => " destinations d0, d1;".to_owned(),
+                _ => String::new(),
+            };
+            let sub = if i % 3 == 0 {
+                format!(" substitute s{i};")
+            } else {
+                String::new()
+            };
+            s.push_str(&format!(
+                "tool t{i} {{ effect external_read; args {{ q: text }}{dests}{sub} }}\n"
+            ));
+            if i % 3 == 0 {
+                s.push_str(&format!(
+                    "substitute s{i} for t{i} {{ observed by runtime_log; }}\n"
+                ));
+            }
+            tools.push(format!("t{i}"));
+        }
+        let dests: Vec<String> = (0..9).map(|i| format!("d{i}")).collect();
+        s.push_str(&format!(
+            "contract c {{\n tools {};\n destinations {};\n forbid args >= sensitive at provider;\n \
+             threshold speculative 0.7;\n audit to runtime_log without raw args;\n decide {{\n \
+             block unless tool allowed;\n block unless destination allowed;\n \
+             block when labels missing;\n defer when speculative and confidence < threshold;\n \
+             careful: defer when tool in {{t1, t6}} and args >= personal;\n \
+             ghost: shadow when prefetch and substitute available;\n \
+             block when args >= sensitive;\n allow;\n }}\n}}\n",
+            tools.join(", "),
+            dests.join(", ")
+        ));
+        let mut map = crate::SourceMap::new();
+        let id = map.add("placed.stpc", &s);
+        let mut diagnostics = crate::Diagnostics::new();
+        let mut files = std::collections::HashMap::<String, String>::new();
+        crate::compile(
+            &mut map,
+            &[id],
+            &mut files,
+            &crate::CompileOptions::default(),
+            &mut diagnostics,
+        )
+        .unwrap_or_else(|| panic!("compiles: {:?}", diagnostics.sorted()))
+    }
+
+    /// The walk without the placement shortcut: every representative of
+    /// every branch, kept when feasible.
+    fn every(
+        t: &Table,
+        classes: &Classes,
+        upto: usize,
+        node: u32,
+        coords: &mut Vec<Option<u32>>,
+        out: &mut Vec<(Vec<Option<u32>>, u32)>,
+    ) {
+        match t.diagram.nodes.get(node as usize) {
+            Some(Node::Branch { dim, children }) if usize::from(*dim) < upto => {
+                let d = usize::from(*dim);
+                for (v, child) in representatives(classes, d, children) {
+                    coords[d] = Some(v);
+                    if feasible(t, coords) {
+                        every(t, classes, upto, child, coords, out);
+                    }
+                }
+                coords[d] = None;
+            }
+            _ => out.push((coords.clone(), node)),
+        }
+    }
+
+    #[test]
+    fn visiting_only_placed_destinations_gives_the_same_prefixes() {
+        let t = table();
+        let classes = Classes::new(&t);
+        for upto in [point::DEST + 1, point::CONF] {
+            let got: Vec<(Vec<Option<u32>>, u32)> = prefixes(&t, &classes, upto)
+                .into_iter()
+                .map(|p| (p.coords, p.node))
+                .collect();
+            let mut want = Vec::new();
+            let mut coords = vec![None; t.dimensions.len()];
+            every(&t, &classes, upto, t.diagram.root, &mut coords, &mut want);
+            assert_eq!(got, want, "prefixes up to dimension {upto}");
+            // The contract places tools: some prefixes fix a destination.
+            assert!(got.iter().any(|(c, _)| c[point::DEST].is_some()));
         }
     }
 }
