@@ -198,6 +198,7 @@ fn labels_of(e: &Event) -> LabelsIn<'static> {
     }
 }
 
+#[inline]
 fn stpc_resolved_native<'d>(
     d: &'d Decider,
     r: Option<Resolved>,

@@ -25,7 +25,7 @@ use std::sync::Arc;
 mod dense;
 mod names;
 
-use dense::{flatten, walk_prefix, Dense, Strides, INVALID, LEAF};
+use dense::{flatten, walk_prefix, Dense, Direct, INVALID, LEAF, NO_CELL};
 pub use dense::{DENSE_LIMIT, FAST_BUDGETS, FAST_CUTS, PREFIX_LIMIT};
 
 pub use names::{FxBuildHasher, FxHasher, NameIndex, NameMap, SmallNames, SMALL_INDEX};
@@ -207,12 +207,13 @@ pub struct Resolved {
     /// Offset of these three coordinates in the dense index (0 without
     /// one).
     base: u32,
-    /// [`Decider::id`] of the decider that resolved it.
-    decider: u64,
+    /// Id of the decider that resolved it (non-zero, so an
+    /// `Option<Resolved>` is no larger than a `Resolved`).
+    decider: std::num::NonZeroU64,
 }
 
 /// Source of [`Decider`] ids: every decider made in a process has its own.
-static DECIDERS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+static DECIDERS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
 
 /// Precomputed lookups over one table.
 pub struct Decider {
@@ -240,7 +241,7 @@ pub struct Decider {
     prefix: Vec<u32>,
     /// `(T, D, M)`: value counts of the first three dimensions.
     prefix_dims: (usize, usize, usize),
-    /// With the direct path ([`Decider::fast`]), `bases[(t * D + d) * M +
+    /// With the direct path ([`Decider::direct`]), `bases[(t * D + d) * M +
     /// m]` is the dense offset of tool `t`, destination `d` as placed for
     /// `t` ([`Decider::placed_destination`]) and mode `m` ([`INVALID`] if
     /// none): what [`Decider::resolve_ids`] computes, as one load.
@@ -249,16 +250,16 @@ pub struct Decider {
     /// has at most [`DENSE_LIMIT`] points: a decision is then a mixed-radix
     /// index and one load, with no walk.
     dense: Option<Dense>,
-    /// The arithmetic of [`Decider::decide_resolved`]'s direct path, when
-    /// it may add offsets into `dense` directly: the domain is the fixed
+    /// [`Decider::decide_resolved`]'s direct path, when it may add
+    /// offsets into the dense index directly: the domain is the fixed
     /// dimensions and one two-valued dimension per budget, no per-field
     /// label, at most [`FAST_CUTS`] cuts and [`FAST_BUDGETS`] budgets.
     /// Decided once here so a table that skipped validation with other
     /// dimensions takes the checked path, where every mismatch fails
     /// closed.
-    fast: Option<Strides>,
+    direct: Option<Direct>,
     /// This decider's id (see [`Resolved`]).
-    id: u64,
+    id: std::num::NonZeroU64,
     /// Destinations declared by URL glob, in declaration order (the first
     /// that matches an address not known by name wins).
     url_globs: Vec<u32>,
@@ -355,16 +356,25 @@ impl Decider {
             .collect();
         let dense = Dense::new(&flat, root, sizes);
         let budgets = table.budgets.len();
-        let fast = dense
+        let id =
+            std::num::NonZeroU64::new(DECIDERS.fetch_add(1, std::sync::atomic::Ordering::Relaxed))
+                .unwrap_or(std::num::NonZeroU64::MIN);
+        let missing = (
+            len_u32(table.lattices.args.labels.len()),
+            len_u32(table.lattices.destination.labels.len()),
+        );
+        let direct = dense
             .as_ref()
             .filter(|d| {
                 fields.is_empty()
+                    // Every cell id is under the reserved `NO_CELL`.
+                    && table.cells.len() < NO_CELL as usize
                     && d.n == domain::FIXED + budgets
                     && d.sizes
                         .get(domain::FIXED..d.n)
                         .is_some_and(|s| s.iter().all(|&n| n == 2))
             })
-            .and_then(|d| Strides::new(d, &cuts, budgets));
+            .and_then(|d| Direct::new(id, d, &cuts, budgets, missing));
         let tool_destinations: Vec<Box<[u32]>> = table
             .tools
             .iter()
@@ -382,7 +392,7 @@ impl Decider {
         // range check of its own.
         let ids_fit =
             prefix_dims.0 == table.tools.len() + 1 && prefix_dims.1 == table.destinations.len() + 1;
-        if let (Some(dense), Some(_), true) = (&dense, &fast, ids_fit && size <= PREFIX_LIMIT) {
+        if let (Some(dense), Some(_), true) = (&dense, &direct, ids_fit && size <= PREFIX_LIMIT) {
             bases.reserve(size);
             for t in 0..prefix_dims.0 {
                 for d in 0..prefix_dims.1 {
@@ -396,9 +406,9 @@ impl Decider {
         }
         Decider {
             dense,
-            fast,
+            direct,
             bases,
-            id: DECIDERS.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
+            id,
             flat,
             root,
             prefix,
@@ -406,8 +416,8 @@ impl Decider {
             unknown_tool: len_u32(table.tools.len()),
             unknown_destination,
             tool_destinations,
-            missing_arg: len_u32(table.lattices.args.labels.len()),
-            missing_dest: len_u32(table.lattices.destination.labels.len()),
+            missing_arg: missing.0,
+            missing_dest: missing.1,
             budgets: table.budgets.len(),
             tools,
             destinations,
@@ -684,19 +694,14 @@ impl Decider {
         labels: &LabelsIn<'_>,
         budgets_exhausted: &[bool],
     ) -> Option<(u32, &Cell)> {
-        if let (Some(dense), Some(strides), true) = (&self.dense, &self.fast, r.decider == self.id)
-        {
-            let at = self.dense_at(
-                dense,
-                strides,
-                r.base,
-                confidence,
-                labels,
-                budgets_exhausted,
-            );
-            return self.cell_at(at);
+        match &self.direct {
+            Some(d) if d.decider == r.decider => {
+                self.cell_at(d.at(r.base, confidence, labels, budgets_exhausted))
+            }
+            _ => {
+                self.cell_resolved_checked(r.ids, r.decider, confidence, *labels, budgets_exhausted)
+            }
         }
-        self.cell_resolved_checked(r, confidence, labels, budgets_exhausted)
     }
 
     /// [`Decider::cell_resolved`] for a table without the direct path:
@@ -704,57 +709,25 @@ impl Decider {
     /// the walk.
     #[cold]
     #[inline(never)]
+    /// The resolved call comes as its parts and the labels by value, so
+    /// the direct path that inlines into the caller stores nothing for
+    /// this cold call.
     fn cell_resolved_checked(
         &self,
-        r: Resolved,
+        ids: [u32; 3],
+        decider: std::num::NonZeroU64,
         confidence: f64,
-        labels: &LabelsIn<'_>,
+        labels: LabelsIn<'_>,
         budgets_exhausted: &[bool],
     ) -> Option<(u32, &Cell)> {
-        if r.decider != self.id {
+        if decider != self.id {
             return None;
         }
         let mut coords = [0u32; MAX_DIMS];
         let n = self
-            .fill_ids(r.ids, confidence, labels, budgets_exhausted, &mut coords)
+            .fill_ids(ids, confidence, &labels, budgets_exhausted, &mut coords)
             .ok()?;
         self.cell_of(self.cell_index(coords.get(..n)?)?)
-    }
-
-    /// The encoded cell at `base` plus the offset of the rest of the point
-    /// (labels, confidence interval, budgets); [`INVALID`] outside the
-    /// domain. Every check folds into one flag and the interval is a
-    /// fixed count of compares, so a random stream of events takes the
-    /// same branches every time.
-    #[inline]
-    fn dense_at(
-        &self,
-        dense: &Dense,
-        s: &Strides,
-        base: u32,
-        confidence: f64,
-        labels: &LabelsIn<'_>,
-        budgets_exhausted: &[bool],
-    ) -> u32 {
-        let arg_ok = labels.args.is_none_or(|l| l < self.missing_arg);
-        let dl_ok = labels.destination.is_none_or(|l| l < self.missing_dest);
-        let arg = labels.args.unwrap_or(self.missing_arg);
-        let dl = labels.destination.unwrap_or(self.missing_dest);
-        // Outside [0, 1], NaN included, fails closed.
-        let conf_ok = (0.0..=1.0).contains(&confidence);
-        let conf: u32 = s.cuts.iter().map(|cut| u32::from(confidence >= *cut)).sum();
-        let mut at = base
-            .wrapping_add(arg.wrapping_mul(s.arg))
-            .wrapping_add(dl.wrapping_mul(s.dest))
-            .wrapping_add(conf.wrapping_mul(s.conf));
-        for (b, stride) in budgets_exhausted.iter().zip(&s.budgets) {
-            at = at.wrapping_add(u32::from(*b).wrapping_mul(*stride));
-        }
-        // One flag, folded into the offset: an invalid input reads past
-        // the index (u32::MAX is over DENSE_LIMIT), which fails closed.
-        let ok = arg_ok & dl_ok & conf_ok & (budgets_exhausted.len() == self.budgets);
-        let at = if ok { at } else { u32::MAX };
-        dense.cells.get(at as usize).copied().unwrap_or(INVALID)
     }
 
     /// Cell `i` of the table, with its index; `None` past the last cell.
@@ -772,7 +745,7 @@ impl Decider {
     /// The cell [`Decider::decide`] decides, with its index, without
     /// copying its fields into a [`Decision`]; `None` fails closed. On the
     /// direct path this is three name lookups, one load of the resolved
-    /// base ([`Decider::bases`]) and [`Decider::dense_at`].
+    /// base ([`Decider::bases`]) and the direct path's arithmetic.
     #[inline]
     #[must_use]
     pub fn cell(&self, q: &Query<'_>) -> Option<(u32, &Cell)> {
@@ -783,24 +756,28 @@ impl Decider {
             .unwrap_or(self.unknown_destination);
         let (_, dn, mn) = self.prefix_dims;
         let i = (tool as usize * dn + dest as usize) * mn + mode as usize;
-        if let (Some(dense), Some(s), Some(&base)) = (&self.dense, &self.fast, self.bases.get(i)) {
+        if let (Some(d), Some(&base)) = (&self.direct, self.bases.get(i)) {
             if base == INVALID {
                 return None;
             }
-            let at = self.dense_at(dense, s, base, q.confidence, &q.labels, q.budgets_exhausted);
-            return self.cell_at(at);
+            return self.cell_at(d.at(base, q.confidence, &q.labels, q.budgets_exhausted));
         }
         let r = self.resolve_ids(Some(tool), Some(dest), mode)?;
-        self.cell_resolved_checked(r, q.confidence, &q.labels, q.budgets_exhausted)
+        self.cell_resolved_checked(
+            r.ids,
+            r.decider,
+            q.confidence,
+            q.labels,
+            q.budgets_exhausted,
+        )
     }
 
-    /// The cell of an encoded dense entry; `None` for [`INVALID`].
+    /// The cell of the direct path's answer; `None` for [`NO_CELL`], a
+    /// cell id no table with a direct path has ([`Decider::new`]), so the
+    /// bound check of the cells is the only check.
     #[inline]
     fn cell_at(&self, at: u32) -> Option<(u32, &Cell)> {
-        if at == INVALID {
-            return None;
-        }
-        self.cell_of(at & !LEAF)
+        self.cell_of(at)
     }
 
     /// Where the walk starts: the memoised node after the tool, destination
@@ -848,7 +825,7 @@ impl Decider {
         match &self.dense {
             Some(dense) => {
                 let at = dense.get(coords);
-                (at != INVALID).then_some(at & !LEAF)
+                (at != NO_CELL).then_some(at)
             }
             None => self.walk_from(self.start(coords), coords),
         }
