@@ -67,8 +67,28 @@ impl Automaton {
     pub(crate) fn new<P: AsRef<[u8]>>(patterns: &[P]) -> Option<Automaton> {
         let pat = |i: u32| patterns.get(i as usize).map_or(&[][..], AsRef::as_ref);
         let n_pat = u32::try_from(patterns.len()).ok()?;
-        let mut order: Vec<u32> = (0..n_pat).filter(|&i| !pat(i).is_empty()).collect();
-        order.sort_unstable_by(|&a, &b| pat(a).cmp(pat(b)).then(a.cmp(&b)));
+        // Sorted by a key of each pattern's first eight bytes (big-endian,
+        // zero-padded), then by the whole pattern on equal keys: the key's
+        // order agrees with the bytes' wherever keys differ (a shorter
+        // pattern padded with zeros differs from a longer one only where
+        // the longer has a non-zero byte, and then it is its prefix), and
+        // comparing two integers instead of following two slices into the
+        // lexicons halved the sort, a third of the build (issue 15).
+        let key = |p: &[u8]| {
+            let mut k = [0u8; 8];
+            for (slot, b) in k.iter_mut().zip(p) {
+                *slot = *b;
+            }
+            u64::from_be_bytes(k)
+        };
+        let mut keyed: Vec<(u64, u32)> = (0..n_pat)
+            .filter(|&i| !pat(i).is_empty())
+            .map(|i| (key(pat(i)), i))
+            .collect();
+        keyed.sort_unstable_by(|&(ka, a), &(kb, b)| {
+            ka.cmp(&kb).then_with(|| pat(a).cmp(pat(b))).then(a.cmp(&b))
+        });
+        let order: Vec<u32> = keyed.into_iter().map(|(_, i)| i).collect();
 
         let mut a = Automaton {
             len: (0..n_pat)
@@ -475,6 +495,17 @@ mod tests {
         fn agrees_with_brute_force(
             patterns in proptest::collection::vec("[ab ]{0,5}", 0..12),
             text in "[abc ]{0,40}",
+        ) {
+            prop_assert_eq!(found(&patterns, &text), naive(&patterns, &text));
+        }
+
+        /// Patterns longer than the sort key's eight bytes, sharing long
+        /// prefixes, and with NUL bytes (which the key pads with): the
+        /// build's sort must still order them as bytes.
+        #[test]
+        fn agrees_past_the_sort_key(
+            patterns in proptest::collection::vec("(abababab|a\\x00)?[ab\\x00]{0,6}", 0..12),
+            text in "[ab\\x00]{0,60}",
         ) {
             prop_assert_eq!(found(&patterns, &text), naive(&patterns, &text));
         }
