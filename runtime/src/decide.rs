@@ -696,7 +696,7 @@ impl Decider {
     ) -> Option<(u32, &Cell)> {
         match &self.direct {
             Some(d) if d.decider == r.decider => {
-                self.cell_at(d.at(r.base, confidence, labels, budgets_exhausted))
+                self.cell_of(d.at(r.base, confidence, labels, budgets_exhausted))
             }
             _ => {
                 self.cell_resolved_checked(r.ids, r.decider, confidence, *labels, budgets_exhausted)
@@ -706,12 +706,11 @@ impl Decider {
 
     /// [`Decider::cell_resolved`] for a table without the direct path:
     /// the point checked coordinate by coordinate, then the dense index or
-    /// the walk.
+    /// the walk. The resolved call comes as its parts and the labels by
+    /// value, so the direct path that inlines into the caller stores
+    /// nothing for this cold call.
     #[cold]
     #[inline(never)]
-    /// The resolved call comes as its parts and the labels by value, so
-    /// the direct path that inlines into the caller stores nothing for
-    /// this cold call.
     fn cell_resolved_checked(
         &self,
         ids: [u32; 3],
@@ -730,7 +729,10 @@ impl Decider {
         self.cell_of(self.cell_index(coords.get(..n)?)?)
     }
 
-    /// Cell `i` of the table, with its index; `None` past the last cell.
+    /// Cell `i` of the table, with its index; `None` past the last cell,
+    /// and so for the direct path's [`NO_CELL`], a cell id no table with a
+    /// direct path has ([`Decider::new`]): the bound check is the only
+    /// check.
     #[inline]
     fn cell_of(&self, i: u32) -> Option<(u32, &Cell)> {
         Some((i, self.table.cells.get(i as usize)?))
@@ -760,7 +762,7 @@ impl Decider {
             if base == INVALID {
                 return None;
             }
-            return self.cell_at(d.at(base, q.confidence, &q.labels, q.budgets_exhausted));
+            return self.cell_of(d.at(base, q.confidence, &q.labels, q.budgets_exhausted));
         }
         let r = self.resolve_ids(Some(tool), Some(dest), mode)?;
         self.cell_resolved_checked(
@@ -770,14 +772,6 @@ impl Decider {
             q.labels,
             q.budgets_exhausted,
         )
-    }
-
-    /// The cell of the direct path's answer; `None` for [`NO_CELL`], a
-    /// cell id no table with a direct path has ([`Decider::new`]), so the
-    /// bound check of the cells is the only check.
-    #[inline]
-    fn cell_at(&self, at: u32) -> Option<(u32, &Cell)> {
-        self.cell_of(at)
     }
 
     /// Where the walk starts: the memoised node after the tool, destination

@@ -18,7 +18,9 @@ pub const FAST_BUDGETS: usize = 4;
 /// Everything [`super::Decider::cell_resolved`] reads past the resolved
 /// base, in one struct: which decider's [`super::Resolved`] it accepts,
 /// the dense index's entries, the strides it adds, the confidence cuts and
-/// the `<missing>` label ids. A decision is then a handful of
+/// the `<missing>` label ids. The id, the `<missing>` ids and the budget
+/// count are copies of the decider's, kept here so the path reads this
+/// struct only and its `Option` needs no tag of its own. A decision is then a handful of
 /// multiply-adds, compares folded into one validity flag and one load, all
 /// of it from this struct and the index (the benchmark's memory-clobbering
 /// `black_box` makes every field a load per call, so the count of fields
@@ -175,61 +177,22 @@ impl Dense {
         }
         let mut fixed = [0u32; MAX_DIMS];
         fixed.get_mut(..sizes.len())?.copy_from_slice(&sizes);
-        let mut dense = Dense {
-            n: sizes.len(),
+        let n = sizes.len();
+        let mut cells = vec![NO_CELL; total];
+        fill(
+            (fixed.get(..n)?, strides.get(..n)?),
+            &mut cells,
+            flat,
+            root,
+            0,
+            0,
+        )?;
+        Some(Dense {
+            n,
             sizes: fixed,
             strides,
-            cells: Arc::from([]),
-        };
-        let mut cells = vec![NO_CELL; total];
-        dense.fill(&mut cells, flat, root, 0, 0)?;
-        dense.cells = cells.into();
-        Some(dense)
-    }
-
-    /// Fills the block of points whose first `d` coordinates are fixed
-    /// (at `offset`) from encoded node `at`. A leaf fills its whole block at
-    /// once; a branch on a later dimension is reached by enumerating the
-    /// dimensions it skips.
-    fn fill(
-        &self,
-        cells: &mut [u32],
-        flat: &[u32],
-        at: u32,
-        d: usize,
-        offset: usize,
-    ) -> Option<()> {
-        let block = match d.checked_sub(1) {
-            None => cells.len(),
-            Some(prev) => *self.strides.get(prev)? as usize,
-        };
-        if at & LEAF != 0 {
-            let cell = if at == INVALID { NO_CELL } else { at & !LEAF };
-            cells.get_mut(offset..offset + block)?.fill(cell);
-            return Some(());
-        }
-        if d >= self.n {
-            return None;
-        }
-        let size = *self.sizes.get(d)?;
-        let stride = *self.strides.get(d)? as usize;
-        let base = at as usize;
-        let dim = *flat.get(base)? as usize;
-        for v in 0..size {
-            let child = if dim == d {
-                if v >= *flat.get(base + 1)? {
-                    return None;
-                }
-                *flat.get(base + 2 + v as usize)?
-            } else if dim > d {
-                at
-            } else {
-                // A branch on an earlier dimension: not an ordered diagram.
-                return None;
-            };
-            self.fill(cells, flat, child, d + 1, offset + v as usize * stride)?;
-        }
-        Some(())
+            cells: cells.into(),
+        })
     }
 
     /// The offset of the first coordinates `coords` (a prefix of a point),
@@ -261,6 +224,55 @@ impl Dense {
             .copied()
             .unwrap_or(NO_CELL)
     }
+}
+
+/// Fills the block of `cells` whose first `d` coordinates are fixed (at
+/// `offset`) from encoded node `at`, over a domain of `(sizes, strides)`. A
+/// leaf fills its whole block at once; a branch on a later dimension is
+/// reached by enumerating the dimensions it skips.
+fn fill(
+    (sizes, strides): (&[u32], &[u32]),
+    cells: &mut [u32],
+    flat: &[u32],
+    at: u32,
+    d: usize,
+    offset: usize,
+) -> Option<()> {
+    let block = match d.checked_sub(1) {
+        None => cells.len(),
+        Some(prev) => *strides.get(prev)? as usize,
+    };
+    if at & LEAF != 0 {
+        let cell = if at == INVALID { NO_CELL } else { at & !LEAF };
+        cells.get_mut(offset..offset + block)?.fill(cell);
+        return Some(());
+    }
+    let size = *sizes.get(d)?;
+    let stride = *strides.get(d)? as usize;
+    let base = at as usize;
+    let dim = *flat.get(base)? as usize;
+    for v in 0..size {
+        let child = if dim == d {
+            if v >= *flat.get(base + 1)? {
+                return None;
+            }
+            *flat.get(base + 2 + v as usize)?
+        } else if dim > d {
+            at
+        } else {
+            // A branch on an earlier dimension: not an ordered diagram.
+            return None;
+        };
+        fill(
+            (sizes, strides),
+            cells,
+            flat,
+            child,
+            d + 1,
+            offset + v as usize * stride,
+        )?;
+    }
+    Some(())
 }
 
 /// The largest prefix cache built (entries of 4 bytes).
