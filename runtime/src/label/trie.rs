@@ -6,9 +6,11 @@
 //! labeler still uses for verbatim `lexicon` phrases): the std tables carry
 //! about 40,000 entries, and building that crate's automaton took about
 //! 55 ms and freeing it 15 ms, paid by every agent process at start-up
-//! (issue 15). Sorted input lets the trie be built **breadth-first with
-//! every node's children contiguous and in byte order**, without hashing or
-//! a per-node allocation: a node is its index, its children are the range
+//! (issue 15). Sorted input lets the trie be built without hashing or a
+//! per-node allocation: each pattern adds the nodes past its common prefix
+//! with the one before, in preorder, and a counting sort by depth then
+//! numbers them **breadth-first with every node's children contiguous and
+//! in byte order**: a node is its index, its children are the range
 //! `first_child[s]..first_child[s + 1]`, and the byte on the edge into a node
 //! is `byte[node]`. Failure links are then one pass in index order (a
 //! node's failure is shallower, so has a smaller index). The whole build is
@@ -90,15 +92,8 @@ impl Automaton {
         });
         let order: Vec<u32> = keyed.into_iter().map(|(_, i)| i).collect();
 
-        let mut a = Automaton {
-            len: (0..n_pat)
-                .map(|i| u32::try_from(pat(i).len()).unwrap_or(u32::MAX))
-                .collect(),
-            byte: vec![0],
-            ..Automaton::default()
-        };
-        // The patterns copied in sorted order, so each layer reads memory
-        // in sequence rather than at random (the patterns' own order).
+        // The patterns copied in sorted order, so the walk below reads
+        // memory in sequence rather than at random (the patterns' own order).
         let mut sorted: Vec<u8> = Vec::with_capacity(order.iter().map(|&p| pat(p).len()).sum());
         let mut spans: Vec<(u32, u32)> = Vec::with_capacity(order.len());
         for &p in &order {
@@ -106,66 +101,96 @@ impl Automaton {
             sorted.extend_from_slice(pat(p));
             spans.push((start, u32::try_from(sorted.len()).ok()?));
         }
-        let pat = |k: u32| {
+        let len: Vec<u32> = (0..n_pat)
+            .map(|i| u32::try_from(pat(i).len()).unwrap_or(u32::MAX))
+            .collect();
+        let pat = |k: usize| {
             spans
-                .get(k as usize)
+                .get(k)
                 .and_then(|&(s, e)| sorted.get(s as usize..e as usize))
                 .unwrap_or(&[])
         };
-        // (node, pattern) for every pattern end, in creation order.
+
+        // The trie in preorder: each sorted pattern shares its longest
+        // common prefix with the one before, so it adds a node per byte
+        // past that prefix, under the node the previous pattern reached at
+        // that depth (`path`). Linear in the total pattern length.
+        let mut parent: Vec<u32> = Vec::with_capacity(sorted.len() / 2);
+        let mut byte: Vec<u8> = Vec::with_capacity(sorted.len() / 2);
+        let mut depth: Vec<u32> = Vec::with_capacity(sorted.len() / 2);
+        parent.push(0);
+        byte.push(0);
+        depth.push(0);
+        let mut path: Vec<u32> = vec![0];
+        // (node in preorder, pattern) for every pattern end.
         let mut ends: Vec<(u32, u32)> = Vec::with_capacity(order.len());
-        // Per still-active pattern (by sorted position), the node it has
-        // reached.
-        let mut active: Vec<(u32, u32)> = (0..u32::try_from(order.len()).ok()?)
-            .map(|k| (k, 0))
-            .collect();
-        let mut first_child: Vec<u32> = Vec::new();
-        let mut layer = 0u32..1u32;
-        let mut depth = 0usize;
-        while !active.is_empty() {
-            let mut fill = layer.start;
-            let mut last: Option<(u32, u8)> = None;
-            let mut node = 0u32;
-            for (p, at) in &mut active {
-                let b = *pat(*p).get(depth)?;
-                if last != Some((*at, b)) {
-                    node = u32::try_from(a.byte.len()).ok()?;
-                    // Every node of the layer up to this parent gets its
-                    // first-child index: parents without children get the
-                    // index the next child will have.
-                    while fill <= *at {
-                        first_child.push(node);
-                        fill += 1;
-                    }
-                    a.byte.push(b);
-                    last = Some((*at, b));
-                }
-                *at = node;
-                if pat(*p).len() == depth + 1 {
-                    ends.push((node, *order.get(*p as usize)?));
-                }
+        let mut prev: &[u8] = &[];
+        for (k, &p) in order.iter().enumerate() {
+            let this = pat(k);
+            let common = prev.iter().zip(this).take_while(|(a, b)| a == b).count();
+            path.truncate(common + 1);
+            for (&b, d) in this.get(common..)?.iter().zip(common + 1..) {
+                let node = u32::try_from(byte.len()).ok()?;
+                parent.push(*path.last()?);
+                byte.push(b);
+                depth.push(u32::try_from(d).ok()?);
+                path.push(node);
             }
-            let next_start = layer.end;
-            let next_end = u32::try_from(a.byte.len()).ok()?;
-            while fill < layer.end {
-                first_child.push(next_end);
-                fill += 1;
-            }
-            depth += 1;
-            active.retain(|&(p, _)| pat(p).len() > depth);
-            layer = next_start..next_end;
+            ends.push((*path.get(this.len())?, p));
+            prev = this;
         }
-        let n = u32::try_from(a.byte.len()).ok()?;
-        while first_child.len() <= n as usize {
-            first_child.push(n);
+        let n = u32::try_from(byte.len()).ok()?;
+
+        // Breadth-first numbering: the preorder nodes sorted by depth,
+        // stably (a counting sort). Within a depth, preorder is the order
+        // of the prefixes the nodes spell, so each node's children come
+        // out contiguous, in byte order, after those of every node before
+        // it: the layout the search and the index rely on.
+        let max_depth = depth.iter().copied().max().unwrap_or(0) as usize;
+        let mut next = vec![0u32; max_depth + 2];
+        for &d in &depth {
+            *next.get_mut(d as usize + 1)? += 1;
+        }
+        for d in 1..next.len() {
+            *next.get_mut(d)? += *next.get(d - 1)?;
+        }
+        let mut rank = vec![0u32; n as usize];
+        for (r, &d) in rank.iter_mut().zip(&depth) {
+            let slot = next.get_mut(d as usize)?;
+            *r = *slot;
+            *slot += 1;
+        }
+        drop(depth);
+        let mut a = Automaton {
+            len,
+            byte: vec![0; n as usize],
+            ..Automaton::default()
+        };
+        // Children per node, then their prefix sums: the first child.
+        let mut first_child = vec![0u32; n as usize + 1];
+        for v in 1..n as usize {
+            let r = *rank.get(v)? as usize;
+            *a.byte.get_mut(r)? = *byte.get(v)?;
+            let up = *rank.get(*parent.get(v)? as usize)? as usize;
+            *first_child.get_mut(up)? += 1;
+        }
+        drop((parent, byte));
+        let mut total = 1u32;
+        for c in &mut first_child {
+            let kids = *c;
+            *c = total;
+            total += kids;
         }
         a.first_child = first_child;
 
-        // Outputs grouped by node (counting sort keeps creation order).
+        // Outputs grouped by node (counting sort keeps the sorted order,
+        // in which one node's patterns are by id).
         let mut counts = vec![0u32; n as usize + 1];
-        for &(node, _) in &ends {
-            *counts.get_mut(node as usize)? += 1;
+        for (node, _) in &mut ends {
+            *node = *rank.get(*node as usize)?;
+            *counts.get_mut(*node as usize)? += 1;
         }
+        drop(rank);
         let mut start = 0u32;
         a.out_start = counts
             .iter()
