@@ -45,6 +45,7 @@
 //! lexicon entry and on which bytes of the value. It quotes contract
 //! content (entries, patterns, globs), never the value itself.
 
+mod fork;
 pub mod index;
 mod rules;
 pub mod terms;
@@ -326,9 +327,9 @@ impl Labeler {
         // Start-up on two cores: a second thread compiles the regular
         // expressions (the table's patterns, the process's entity set)
         // while this one decodes and hashes the index, or builds the
-        // lexicon automata. Nothing decoded is used unless the index is the
-        // one the table names (`Index::bind`). Without a thread to spare,
-        // one after the other.
+        // lexicon automata (forking again for their halves). Nothing
+        // decoded is used unless the index is the one the table names
+        // (`Index::bind`).
         let expressions = || {
             let patterns = compile_patterns(&b.patterns)?;
             let entities = Recognisers::shared().map_err(|_| {
@@ -349,20 +350,12 @@ impl Labeler {
             };
             decoded?.bind(table)
         };
-        let (expressions, automata) = std::thread::scope(|s| {
-            match std::thread::Builder::new().spawn_scoped(s, expressions) {
-                Ok(helper) => {
-                    let automata = automata();
-                    let expressions = helper.join().unwrap_or_else(|_| {
-                        Err(LoadError::invalid(
-                            "labeler patterns",
-                            "compiling them failed (a runtime bug)",
-                        ))
-                    });
-                    (expressions, automata)
-                }
-                Err(_) => (expressions(), automata()),
-            }
+        let (expressions, automata) = fork::join(expressions, automata);
+        let expressions = expressions.unwrap_or_else(|| {
+            Err(LoadError::invalid(
+                "labeler patterns",
+                "compiling them failed (a runtime bug)",
+            ))
         });
         // A refused index is reported as refused before a pattern error.
         let (terms, parts) = automata?;
