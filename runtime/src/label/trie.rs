@@ -27,6 +27,10 @@
 /// No node (the end of an output-link chain).
 const NONE: u32 = u32::MAX;
 
+/// From this many nodes on, a layer's links are found on two threads (a
+/// few, in unit tests, so that their small cases take that path).
+const LAYER_FORK_MIN: usize = if cfg!(test) { 2 } else { 8192 };
+
 /// Nodes with more children than this get a dense transition row.
 const DENSE_MIN: u32 = 6;
 
@@ -65,7 +69,8 @@ impl Automaton {
     ///
     /// # Errors
     ///
-    /// `None` if the patterns have more than `u32::MAX` nodes in total.
+    /// `None` if the patterns have more than `u32::MAX` nodes in total (or
+    /// a second thread panicked, a bug).
     pub(crate) fn new<P: AsRef<[u8]>>(patterns: &[P]) -> Option<Automaton> {
         let pat = |i: u32| patterns.get(i as usize).map_or(&[][..], AsRef::as_ref);
         let n_pat = u32::try_from(patterns.len()).ok()?;
@@ -209,29 +214,48 @@ impl Automaton {
         a.out_start = out_start;
 
         a.build_dense()?;
-        a.fail = vec![0; n as usize];
-        for s in 0..n {
-            for c in a.children(s) {
-                let b = *a.byte.get(c as usize)?;
-                let f = if s == 0 {
-                    0
-                } else {
-                    let mut f = *a.fail.get(s as usize)?;
-                    loop {
-                        if let Some(x) = a.child(f, b) {
-                            break x;
-                        }
-                        if f == 0 {
-                            break 0;
-                        }
-                        f = *a.fail.get(f as usize)?;
-                    }
-                };
-                *a.fail.get_mut(c as usize)? = f;
-            }
-        }
-        a.build_outputs();
+        a.links(&next)?;
         Some(a)
+    }
+
+    /// The failure and output links of a trie whose layer `d` ends at node
+    /// `layer_end[d]` (the dense rows built): layer by layer, since a
+    /// node's links are found from shallower nodes' only, and each large
+    /// layer on two threads, half of its parents each. What
+    /// [`Automaton::build_outputs`] derives from the failure links is
+    /// computed in the same pass.
+    fn links(&mut self, layer_end: &[u32]) -> Option<()> {
+        let n = self.byte.len();
+        let (mut fail, mut dict, mut report) = (vec![0; n], vec![NONE; n], vec![NONE; n]);
+        let mut parents = 0..1u32;
+        for &end in layer_end.get(1..)? {
+            let start = parents.end;
+            let (done_fail, fail) = fail.split_at_mut_checked(start as usize)?;
+            let (done_dict, dict) = dict.split_at_mut_checked(start as usize)?;
+            let here = end.checked_sub(start)? as usize;
+            let layer = Layer {
+                parents: parents.clone(),
+                fail: fail.get_mut(..here)?,
+                dict: dict.get_mut(..here)?,
+                report: report.get_mut(start as usize..end as usize)?,
+            };
+            let done = Done {
+                a: self,
+                fail: done_fail,
+                dict: done_dict,
+            };
+            if here >= LAYER_FORK_MIN {
+                let (first, second) = layer.split(done.a)?;
+                let (second, first) = super::fork::join(|| done.fill(second), || done.fill(first));
+                second??;
+                first?;
+            } else {
+                done.fill(layer)?;
+            }
+            parents = start..end;
+        }
+        (self.fail, self.dict, self.report) = (fail, dict, report);
+        Some(())
     }
 
     /// The output links, from the failure links and the patterns' nodes:
@@ -469,6 +493,90 @@ impl Automaton {
     }
 }
 
+/// A layer of the trie whose links are being found: its nodes are the
+/// children of `parents`, and the slices are their entries.
+struct Layer<'a> {
+    parents: std::ops::Range<u32>,
+    fail: &'a mut [u32],
+    dict: &'a mut [u32],
+    report: &'a mut [u32],
+}
+
+impl<'a> Layer<'a> {
+    /// The layer as two, each with half of the parents and their children.
+    fn split(self, a: &Automaton) -> Option<(Layer<'a>, Layer<'a>)> {
+        let mid = self.parents.start + (self.parents.end - self.parents.start) / 2;
+        let first = a.first_child.get(self.parents.start as usize)?;
+        let cut = a.first_child.get(mid as usize)?.checked_sub(*first)? as usize;
+        let (f1, f2) = self.fail.split_at_mut_checked(cut)?;
+        let (d1, d2) = self.dict.split_at_mut_checked(cut)?;
+        let (r1, r2) = self.report.split_at_mut_checked(cut)?;
+        Some((
+            Layer {
+                parents: self.parents.start..mid,
+                fail: f1,
+                dict: d1,
+                report: r1,
+            },
+            Layer {
+                parents: mid..self.parents.end,
+                fail: f2,
+                dict: d2,
+                report: r2,
+            },
+        ))
+    }
+}
+
+/// The automaton's goto structure and the links of the layers done.
+#[derive(Clone, Copy)]
+struct Done<'a> {
+    a: &'a Automaton,
+    fail: &'a [u32],
+    dict: &'a [u32],
+}
+
+impl Done<'_> {
+    /// The links of `layer`'s nodes: a node's failure is found from its
+    /// parent's along the shallower failures, its dictionary link from
+    /// its failure's.
+    fn fill(self, layer: Layer<'_>) -> Option<()> {
+        let Done { a, fail, dict } = self;
+        let base = a.first_child.get(layer.parents.start as usize).copied()?;
+        for s in layer.parents {
+            for c in a.children(s) {
+                let b = *a.byte.get(c as usize)?;
+                let f = if s == 0 {
+                    0
+                } else {
+                    let mut f = *fail.get(s as usize)?;
+                    loop {
+                        if let Some(x) = a.child(f, b) {
+                            break x;
+                        }
+                        if f == 0 {
+                            break 0;
+                        }
+                        f = *fail.get(f as usize)?;
+                    }
+                };
+                let d = if f == 0 {
+                    NONE
+                } else if a.has_output(f) {
+                    f
+                } else {
+                    *dict.get(f as usize)?
+                };
+                let at = c.checked_sub(base)? as usize;
+                *layer.fail.get_mut(at)? = f;
+                *layer.dict.get_mut(at)? = d;
+                *layer.report.get_mut(at)? = if a.has_output(c) { c } else { d };
+            }
+        }
+        Some(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used, clippy::indexing_slicing, reason = "test code")]
@@ -515,7 +623,34 @@ mod tests {
         assert!(found(&[String::new()], "abc").is_empty());
     }
 
+    /// The links found layer by layer (on two threads for most layers, in
+    /// tests) are the ones an index load derives from the failures alone.
+    fn outputs_rederived(patterns: &[String]) -> bool {
+        let a = Automaton::new(patterns).unwrap();
+        let mut b = Automaton {
+            dense: a.dense.clone(),
+            dense_row: a.dense_row.clone(),
+            first_child: a.first_child.clone(),
+            byte: a.byte.clone(),
+            fail: a.fail.clone(),
+            dict: Vec::new(),
+            report: Vec::new(),
+            out_start: a.out_start.clone(),
+            out: a.out.clone(),
+            len: a.len.clone(),
+        };
+        b.build_outputs();
+        a.consistent() && a.dict == b.dict && a.report == b.report
+    }
+
     proptest! {
+        #[test]
+        fn links_agree_with_the_index_derivation(
+            patterns in proptest::collection::vec("[ab ]{0,6}", 0..40),
+        ) {
+            prop_assert!(outputs_rederived(&patterns));
+        }
+
         #[test]
         fn agrees_with_brute_force(
             patterns in proptest::collection::vec("[ab ]{0,5}", 0..12),
