@@ -99,48 +99,40 @@ impl Automaton {
         });
         let order: Vec<u32> = keyed.into_iter().map(|(_, i)| i).collect();
 
-        // The patterns copied in sorted order, so the walk below reads
-        // memory in sequence rather than at random (the patterns' own order).
-        let mut sorted: Vec<u8> = Vec::with_capacity(order.iter().map(|&p| pat(p).len()).sum());
-        let mut spans: Vec<(u32, u32)> = Vec::with_capacity(order.len());
-        for &p in &order {
-            let start = u32::try_from(sorted.len()).ok()?;
-            sorted.extend_from_slice(pat(p));
-            spans.push((start, u32::try_from(sorted.len()).ok()?));
-        }
         let len: Vec<u32> = (0..n_pat)
             .map(|i| u32::try_from(pat(i).len()).unwrap_or(u32::MAX))
             .collect();
-        let pat = |k: usize| {
-            spans
-                .get(k)
-                .and_then(|&(s, e)| sorted.get(s as usize..e as usize))
-                .unwrap_or(&[])
-        };
+        let total: usize = len.iter().map(|&l| l as usize).sum();
 
         // The trie in preorder: each sorted pattern shares its longest
         // common prefix with the one before, so it adds a node per byte
         // past that prefix, under the node the previous pattern reached at
         // that depth (`path`). Linear in the total pattern length.
-        let mut parent: Vec<u32> = Vec::with_capacity(sorted.len() / 2);
-        let mut byte: Vec<u8> = Vec::with_capacity(sorted.len() / 2);
-        let mut depth: Vec<u32> = Vec::with_capacity(sorted.len() / 2);
+        let mut parent: Vec<u32> = Vec::with_capacity(total / 2);
+        let mut byte: Vec<u8> = Vec::with_capacity(total / 2);
+        let mut depth: Vec<u32> = Vec::with_capacity(total / 2);
         parent.push(0);
         byte.push(0);
         depth.push(0);
+        // Nodes per depth (the root at 0), counted as they are made.
+        let mut per_depth: Vec<u32> = vec![1];
         let mut path: Vec<u32> = vec![0];
         // (node in preorder, pattern) for every pattern end.
         let mut ends: Vec<(u32, u32)> = Vec::with_capacity(order.len());
         let mut prev: &[u8] = &[];
-        for (k, &p) in order.iter().enumerate() {
-            let this = pat(k);
+        for &p in &order {
+            let this = pat(p);
             let common = prev.iter().zip(this).take_while(|(a, b)| a == b).count();
             path.truncate(common + 1);
+            if per_depth.len() <= this.len() {
+                per_depth.resize(this.len() + 1, 0);
+            }
             for (&b, d) in this.get(common..)?.iter().zip(common + 1..) {
                 let node = u32::try_from(byte.len()).ok()?;
                 parent.push(*path.last()?);
                 byte.push(b);
                 depth.push(u32::try_from(d).ok()?);
+                *per_depth.get_mut(d)? += 1;
                 path.push(node);
             }
             ends.push((*path.get(this.len())?, p));
@@ -153,14 +145,14 @@ impl Automaton {
         // of the prefixes the nodes spell, so each node's children come
         // out contiguous, in byte order, after those of every node before
         // it: the layout the search and the index rely on.
-        let max_depth = depth.iter().copied().max().unwrap_or(0) as usize;
-        let mut next = vec![0u32; max_depth + 2];
-        for &d in &depth {
-            *next.get_mut(d as usize + 1)? += 1;
+        // `next[d]`: the nodes shallower than `d`, where depth `d` starts.
+        let mut next = Vec::with_capacity(per_depth.len() + 1);
+        let mut shallower = 0u32;
+        for &count in &per_depth {
+            next.push(shallower);
+            shallower += count;
         }
-        for d in 1..next.len() {
-            *next.get_mut(d)? += *next.get(d - 1)?;
-        }
+        next.push(shallower);
         // Each node's depth is replaced by its breadth-first number.
         let mut rank = depth;
         for r in &mut rank {
