@@ -107,13 +107,17 @@ fn bench(c: &mut Criterion) {
                 );
             },
         );
-        load.bench_with_input(BenchmarkId::new("engine_drop", policy), table, |b, table| {
-            b.iter_batched(
-                || Engine::new(Arc::clone(table)).unwrap(),
-                drop,
-                BatchSize::PerIteration,
-            );
-        });
+        load.bench_with_input(
+            BenchmarkId::new("engine_drop", policy),
+            table,
+            |b, table| {
+                b.iter_batched(
+                    || Engine::new(Arc::clone(table)).unwrap(),
+                    drop,
+                    BatchSize::PerIteration,
+                );
+            },
+        );
     }
     load.finish();
 

@@ -234,73 +234,114 @@ fn typo_keys(chars: &[char], keys: &mut Vec<u64>) {
     keys.truncate(chars.len().max(1));
 }
 
+/// The typo table of the long entries: the keys of each ([`typo_keys`]:
+/// one per character), beside its index, sorted; and its filter.
+fn typo_table(long: &[Long], long_chars: &[char]) -> (Vec<(u64, u32)>, NearFilter) {
+    let mut near = Vec::with_capacity(long_chars.len());
+    let mut keys = Vec::new();
+    for (id, l) in (0u32..).zip(long) {
+        let chars = long_chars
+            .get(l.chars.0 as usize..l.chars.1 as usize)
+            .unwrap_or(&[]);
+        typo_keys(chars, &mut keys);
+        near.extend(keys.iter().map(|&k| (k, id)));
+    }
+    near.sort_unstable();
+    let filter = NearFilter::new(&near);
+    (near, filter)
+}
+
+/// How much a [`TermIndex::fold`] sizes its buffers for.
+#[derive(Clone, Copy, Debug)]
+struct Room {
+    entries: usize,
+    /// The entries' bytes, one more each.
+    bytes: usize,
+}
+
 impl TermIndex {
     /// Compiles the entries of the lexicons marked in `used`.
     ///
     /// On two threads when there are many (the std tables' `terms` have
     /// about 39,000): each folds half of the entries, then one builds the
-    /// automaton while the other sorts the typo table. The result is the
+    /// automaton while the other builds the typo table. The result is the
     /// same as on one thread, byte for byte in an index.
     pub(crate) fn new(lexicons: &[Lexicon], used: &[bool], mode: Mode) -> Result<Self, LoadError> {
         let bug = || LoadError::invalid("lexicons", "compiling them failed (a runtime bug)");
-        let entries: Vec<(u32, u32, &str)> = (0u32..)
-            .zip(lexicons)
-            .zip(used)
-            .filter(|(_, u)| **u)
-            .flat_map(|((li, lex), _)| {
-                (0u32..)
-                    .zip(&lex.entries)
-                    .map(move |(ei, e)| (li, ei, e.phrase.as_str()))
-            })
-            .collect();
-        let fork = entries.len() >= FORK_MIN;
-        let (mut index, buffer, spans) = if fork {
-            let (first, second) = entries.split_at(entries.len() / 2);
+        let entries = || {
+            (0u32..)
+                .zip(lexicons)
+                .zip(used)
+                .filter(|(_, u)| **u)
+                .flat_map(|((li, lex), _)| {
+                    (0u32..)
+                        .zip(&lex.entries)
+                        .map(move |(ei, e)| (li, ei, e.phrase.as_str()))
+                })
+        };
+        let (count, bytes) = entries().fold((0, 0), |(n, b), (_, _, p)| (n + 1, b + p.len() + 1));
+        let whole = Room {
+            entries: count,
+            bytes,
+        };
+        let (index, buffer, spans) = if count >= FORK_MIN {
+            // The first half is sized for both, so the second is appended
+            // without moving it.
+            let mid = count / 2;
             let (second, first) = super::fork::join(
-                || TermIndex::fold(second, mode),
-                || TermIndex::fold(first, mode),
+                || TermIndex::fold(entries().skip(mid), mode, whole),
+                || TermIndex::fold(entries().take(mid), mode, whole),
             );
             TermIndex::append(first, second.ok_or_else(bug)?)
         } else {
-            TermIndex::fold(&entries, mode)
+            TermIndex::fold(entries(), mode, whole)
         };
         let patterns: Vec<&[u8]> = spans
             .iter()
             .map(|r| buffer.as_bytes().get(r.clone()).unwrap_or(&[]))
             .collect();
-        let mut near = std::mem::take(&mut index.near);
-        let typos = move || {
-            near.sort_unstable();
-            let filter = NearFilter::new(&near);
-            (near, filter)
-        };
+        let typos = || typo_table(&index.long, &index.long_chars);
         let automaton = || Automaton::new(&patterns).ok_or(LoadError::BadLexicon { lexicon: 0 });
-        let (typos, automaton) = if fork {
+        let (typos, automaton) = if count >= FORK_MIN {
             super::fork::join(typos, automaton)
         } else {
             (Some(typos()), automaton())
         };
-        (index.near, index.near_filter) = typos.ok_or_else(bug)?;
-        index.automaton = automaton?;
-        Ok(index)
+        let (near, near_filter) = typos.ok_or_else(bug)?;
+        // Sized for every entry while folding; kept at what they hold.
+        let mut index = index;
+        index.pats.shrink_to_fit();
+        index.long_chars.shrink_to_fit();
+        Ok(TermIndex {
+            automaton: automaton?,
+            near,
+            near_filter,
+            ..index
+        })
     }
 
-    /// The patterns, typo table and long words of `entries` (the
-    /// automaton and the typo filter not built yet), with the patterns'
-    /// bytes and their spans in those bytes.
-    fn fold(entries: &[(u32, u32, &str)], mode: Mode) -> (TermIndex, String, Vec<Range<usize>>) {
-        // Sized up front (an entry folds to about its length, plus a word
-        // start, and at most two patterns): growing them by doubling cost
-        // a copy of everything folded so far, several times over.
-        let bytes: usize = entries.iter().map(|(_, _, p)| p.len() + 1).sum();
+    /// The patterns and long words of `entries` (the automaton and the
+    /// typo table not built yet), with the patterns' bytes and their spans
+    /// in those bytes.
+    fn fold<'a>(
+        entries: impl Iterator<Item = (u32, u32, &'a str)>,
+        mode: Mode,
+        room: Room,
+    ) -> (TermIndex, String, Vec<Range<usize>>) {
+        // Sized up front for `room` (an entry folds to about its length,
+        // plus a word start, and at most two patterns): growing them by
+        // doubling cost a copy of everything folded so far, several times
+        // over, and pages touched only to be freed. Capacity never used is
+        // never touched.
         let mut index = TermIndex {
-            pats: Vec::with_capacity(entries.len() * 3 / 2),
+            pats: Vec::with_capacity(room.entries * 3 / 2),
+            long_chars: Vec::with_capacity(room.bytes),
             ..TermIndex::default()
         };
-        let mut buffer = String::with_capacity(bytes * 3 / 2);
-        let mut spans: Vec<Range<usize>> = Vec::with_capacity(entries.len() * 3 / 2);
+        let mut buffer = String::with_capacity(room.bytes * 3 / 2);
+        let mut spans: Vec<Range<usize>> = Vec::with_capacity(room.entries * 3 / 2);
         let mut folded = Folded::default();
-        for &(li, ei, phrase) in entries {
+        for (li, ei, phrase) in entries {
             index.add(li, ei, phrase, mode, &mut folded, &mut buffer, &mut spans);
         }
         (index, buffer, spans)
@@ -322,8 +363,7 @@ impl TermIndex {
                 .map(|r| r.start + shift..r.end + shift),
         );
         index.pats.extend(more.pats);
-        let to_u32 = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
-        let (chars_shift, long_shift) = (to_u32(index.long_chars.len()), to_u32(index.long.len()));
+        let chars_shift = u32::try_from(index.long_chars.len()).unwrap_or(u32::MAX);
         index.long_chars.extend(more.long_chars);
         index.long.extend(more.long.into_iter().map(|l| Long {
             chars: (
@@ -332,11 +372,6 @@ impl TermIndex {
             ),
             ..l
         }));
-        index.near.extend(
-            more.near
-                .into_iter()
-                .map(|(h, id)| (h, id.saturating_add(long_shift))),
-        );
         (index, buffer, spans)
     }
 
@@ -504,19 +539,11 @@ impl TermIndex {
                 let start = u32::try_from(self.long_chars.len()).unwrap_or(u32::MAX);
                 self.long_chars.extend(body.chars());
                 let end = u32::try_from(self.long_chars.len()).unwrap_or(u32::MAX);
-                let id = u32::try_from(self.long.len()).unwrap_or(u32::MAX);
                 self.long.push(Long {
                     lexicon,
                     entry,
                     chars: (start, end),
                 });
-                let chars = self
-                    .long_chars
-                    .get(start as usize..end as usize)
-                    .unwrap_or(&[]);
-                let mut keys = Vec::new();
-                typo_keys(chars, &mut keys);
-                self.near.extend(keys.iter().map(|k| (*k, id)));
             }
         }
     }
