@@ -37,7 +37,7 @@ use std::ops::Range;
 
 use super::index::{Reader, Writer};
 use super::text::Folded;
-use super::trie::Automaton;
+use super::trie::{Automaton, Sorted};
 use crate::error::LoadError;
 use crate::table::Lexicon;
 
@@ -251,6 +251,12 @@ fn typo_table(long: &[Long], long_chars: &[char]) -> (Vec<(u64, u32)>, NearFilte
     (near, filter)
 }
 
+/// The automaton's order of the patterns, as sorted by one thread or two.
+enum Halves {
+    One(Sorted),
+    Two(Sorted, Sorted),
+}
+
 /// How much a [`TermIndex::fold`] sizes its buffers for.
 #[derive(Clone, Copy, Debug)]
 struct Room {
@@ -284,7 +290,7 @@ impl TermIndex {
             entries: count,
             bytes,
         };
-        let (index, buffer, spans) = if count >= FORK_MIN {
+        let (index, buffer, spans, sorted) = if count >= FORK_MIN {
             // The first half is sized for both, so the second is appended
             // without moving it.
             let mid = count / 2;
@@ -292,16 +298,33 @@ impl TermIndex {
                 || TermIndex::fold(entries().skip(mid), mode, whole),
                 || TermIndex::fold(entries().take(mid), mode, whole),
             );
-            TermIndex::append(first, second.ok_or_else(bug)?)
+            let (first, first_sorted) = first;
+            let (second, second_sorted) = second.ok_or_else(bug)?;
+            let before = u32::try_from(first.2.len()).map_err(|_| bug())?;
+            let (index, buffer, spans) = TermIndex::append(first, second);
+            let second_sorted = second_sorted.shifted(before);
+            (
+                index,
+                buffer,
+                spans,
+                Halves::Two(first_sorted, second_sorted),
+            )
         } else {
-            TermIndex::fold(entries(), mode, whole)
+            let ((index, buffer, spans), sorted) = TermIndex::fold(entries(), mode, whole);
+            (index, buffer, spans, Halves::One(sorted))
         };
         let patterns: Vec<&[u8]> = spans
             .iter()
             .map(|r| buffer.as_bytes().get(r.clone()).unwrap_or(&[]))
             .collect();
         let typos = || typo_table(&index.long, &index.long_chars);
-        let automaton = || Automaton::new(&patterns).ok_or(LoadError::BadLexicon { lexicon: 0 });
+        let automaton = || {
+            let order = match sorted {
+                Halves::One(sorted) => sorted.into_order(),
+                Halves::Two(first, second) => first.merge(second, &patterns),
+            };
+            Automaton::from_sorted(&patterns, &order).ok_or(LoadError::BadLexicon { lexicon: 0 })
+        };
         let (typos, automaton) = if count >= FORK_MIN {
             super::fork::join(typos, automaton)
         } else {
@@ -321,13 +344,13 @@ impl TermIndex {
     }
 
     /// The patterns and long words of `entries` (the automaton and the
-    /// typo table not built yet), with the patterns' bytes and their spans
-    /// in those bytes.
+    /// typo table not built yet), with the patterns' bytes, their spans in
+    /// those bytes and their order for the automaton.
     fn fold<'a>(
         entries: impl Iterator<Item = (u32, u32, &'a str)>,
         mode: Mode,
         room: Room,
-    ) -> (TermIndex, String, Vec<Range<usize>>) {
+    ) -> ((TermIndex, String, Vec<Range<usize>>), Sorted) {
         // Sized up front for `room` (an entry folds to about its length,
         // plus a word start, and at most two patterns): growing them by
         // doubling cost a copy of everything folded so far, several times
@@ -344,7 +367,14 @@ impl TermIndex {
         for (li, ei, phrase) in entries {
             index.add(li, ei, phrase, mode, &mut folded, &mut buffer, &mut spans);
         }
-        (index, buffer, spans)
+        let n = u32::try_from(spans.len()).unwrap_or(u32::MAX);
+        let sorted = Sorted::new(n, |i| {
+            spans
+                .get(i as usize)
+                .and_then(|r| buffer.as_bytes().get(r.clone()))
+                .unwrap_or(&[])
+        });
+        ((index, buffer, spans), sorted)
     }
 
     /// What [`TermIndex::fold`] gives for the entries of `first`, then

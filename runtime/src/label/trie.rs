@@ -65,40 +65,28 @@ pub(crate) struct Automaton {
 
 impl Automaton {
     /// Builds the automaton of `patterns`; pattern `i` is reported as `i`.
-    /// Empty patterns never match.
+    /// Empty patterns never match. (The labeler sorts its patterns on the
+    /// threads that fold them, and calls [`Automaton::from_sorted`].)
+    #[cfg(test)]
+    pub(crate) fn new<P: AsRef<[u8]>>(patterns: &[P]) -> Option<Automaton> {
+        let n = u32::try_from(patterns.len()).ok()?;
+        let pat = |i: u32| patterns.get(i as usize).map_or(&[][..], AsRef::as_ref);
+        let order = Sorted::new(n, pat).into_order();
+        Automaton::from_sorted(patterns, &order)
+    }
+
+    /// The automaton of `patterns` (pattern `i` reported as `i`, empty
+    /// patterns never matching), from the non-empty patterns' ids in the
+    /// build's order ([`Sorted`]): as one sort gives them, or two halves
+    /// sorted on two threads and merged.
     ///
     /// # Errors
     ///
     /// `None` if the patterns have more than `u32::MAX` nodes in total (or
     /// a second thread panicked, a bug).
-    pub(crate) fn new<P: AsRef<[u8]>>(patterns: &[P]) -> Option<Automaton> {
+    pub(crate) fn from_sorted<P: AsRef<[u8]>>(patterns: &[P], order: &[u32]) -> Option<Automaton> {
         let pat = |i: u32| patterns.get(i as usize).map_or(&[][..], AsRef::as_ref);
         let n_pat = u32::try_from(patterns.len()).ok()?;
-        // Sorted by a key of each pattern's first sixteen bytes (big-endian,
-        // zero-padded), then by the whole pattern on equal keys: the key's
-        // order agrees with the bytes' wherever keys differ (a shorter
-        // pattern padded with zeros differs from a longer one only where
-        // the longer has a non-zero byte, and then it is its prefix), and
-        // comparing two integers instead of following two slices into the
-        // lexicons is most of the sort (issue 15). Sixteen bytes, not
-        // eight: a `terms` pattern spends its first on the word start, and
-        // entries sharing seven letters (`cardiolog...`) are common.
-        let key = |p: &[u8]| {
-            let mut k = [0u8; 16];
-            for (slot, b) in k.iter_mut().zip(p) {
-                *slot = *b;
-            }
-            u128::from_be_bytes(k)
-        };
-        let mut keyed: Vec<(u128, u32)> = (0..n_pat)
-            .filter(|&i| !pat(i).is_empty())
-            .map(|i| (key(pat(i)), i))
-            .collect();
-        keyed.sort_unstable_by(|&(ka, a), &(kb, b)| {
-            ka.cmp(&kb).then_with(|| pat(a).cmp(pat(b))).then(a.cmp(&b))
-        });
-        let order: Vec<u32> = keyed.into_iter().map(|(_, i)| i).collect();
-
         let len: Vec<u32> = (0..n_pat)
             .map(|i| u32::try_from(pat(i).len()).unwrap_or(u32::MAX))
             .collect();
@@ -120,7 +108,7 @@ impl Automaton {
         // (node in preorder, pattern) for every pattern end.
         let mut ends: Vec<(u32, u32)> = Vec::with_capacity(order.len());
         let mut prev: &[u8] = &[];
-        for &p in &order {
+        for &p in order {
             let this = pat(p);
             let common = prev.iter().zip(this).take_while(|(a, b)| a == b).count();
             path.truncate(common + 1);
@@ -485,6 +473,79 @@ impl Automaton {
     }
 }
 
+/// Non-empty patterns in the order the build adds them: by their bytes,
+/// then by id. Each is kept beside a key of its first sixteen bytes
+/// (big-endian, zero-padded), compared first: the key's order agrees with
+/// the bytes' wherever keys differ (a shorter pattern padded with zeros
+/// differs from a longer one only where the longer has a non-zero byte,
+/// and then it is its prefix), and comparing two integers instead of
+/// following two slices into the lexicons is most of the sort (issue 15).
+/// Sixteen bytes, not eight: a `terms` pattern spends its first on the
+/// word start, and entries sharing seven letters (`cardiolog...`) are
+/// common.
+#[derive(Debug, Default)]
+pub(crate) struct Sorted(Vec<(u128, u32)>);
+
+impl Sorted {
+    /// The order of the `n` patterns `pat(0)`, `pat(1)`, ...
+    pub(crate) fn new<'p>(n: u32, pat: impl Fn(u32) -> &'p [u8] + Copy) -> Sorted {
+        let key = |p: &[u8]| {
+            let mut k = [0u8; 16];
+            for (slot, b) in k.iter_mut().zip(p) {
+                *slot = *b;
+            }
+            u128::from_be_bytes(k)
+        };
+        let mut keyed: Vec<(u128, u32)> = (0..n)
+            .filter(|&i| !pat(i).is_empty())
+            .map(|i| (key(pat(i)), i))
+            .collect();
+        keyed.sort_unstable_by(|a, b| Sorted::compare(pat, a, b));
+        Sorted(keyed)
+    }
+
+    /// The same order with every id `by` more: the patterns were sorted
+    /// apart as the second part of a longer list.
+    pub(crate) fn shifted(mut self, by: u32) -> Sorted {
+        for (_, i) in &mut self.0 {
+            *i = i.saturating_add(by);
+        }
+        self
+    }
+
+    fn compare<'p>(
+        pat: impl Fn(u32) -> &'p [u8],
+        &(ka, a): &(u128, u32),
+        &(kb, b): &(u128, u32),
+    ) -> std::cmp::Ordering {
+        ka.cmp(&kb).then_with(|| pat(a).cmp(pat(b))).then(a.cmp(&b))
+    }
+
+    /// The ids in order.
+    pub(crate) fn into_order(self) -> Vec<u32> {
+        self.0.into_iter().map(|(_, i)| i).collect()
+    }
+
+    /// The order of both halves' patterns together, `patterns` being the
+    /// whole list the ids of both index: one merge.
+    pub(crate) fn merge<P: AsRef<[u8]>>(self, other: Sorted, patterns: &[P]) -> Vec<u32> {
+        let pat = |i: u32| patterns.get(i as usize).map_or(&[][..], AsRef::as_ref);
+        let (mut low, mut high) = (&self.0[..], &other.0[..]);
+        let mut out = Vec::with_capacity(low.len() + high.len());
+        while let (Some((x, lows)), Some((y, highs))) = (low.split_first(), high.split_first()) {
+            if Sorted::compare(pat, y, x).is_lt() {
+                out.push(y.1);
+                high = highs;
+            } else {
+                out.push(x.1);
+                low = lows;
+            }
+        }
+        out.extend(low.iter().chain(high).map(|&(_, i)| i));
+        out
+    }
+}
+
 /// A layer of the trie whose links are being found: its nodes are the
 /// children of `parents`, and the slices are their entries.
 struct Layer<'a> {
@@ -573,8 +634,12 @@ impl Done<'_> {
 mod tests {
     #![allow(clippy::unwrap_used, clippy::indexing_slicing, reason = "test code")]
 
-    use super::Automaton;
+    use super::{Automaton, Sorted};
     use proptest::prelude::*;
+
+    fn pat(list: &[String], i: u32) -> &[u8] {
+        list.get(i as usize).map_or(&[][..], |p| p.as_bytes())
+    }
 
     /// Every occurrence, by brute force, in the automaton's order.
     fn naive(patterns: &[String], text: &str) -> Vec<(u32, usize, usize)> {
@@ -636,6 +701,21 @@ mod tests {
     }
 
     proptest! {
+        /// Two halves sorted apart and merged are in the one sort's order.
+        #[test]
+        fn merged_halves_are_sorted_as_one(
+            patterns in proptest::collection::vec("(abababababababab)?[ab\\x00]{0,4}", 0..30),
+            cut in 0usize..30,
+        ) {
+            let cut = cut.min(patterns.len());
+            let n = |list: &[String]| u32::try_from(list.len()).unwrap();
+            let (first, second) = patterns.split_at(cut);
+            let merged = Sorted::new(n(first), |i| pat(first, i))
+                .merge(Sorted::new(n(second), |i| pat(second, i)).shifted(n(first)), &patterns);
+            let whole = Sorted::new(n(&patterns), |i| pat(&patterns, i)).into_order();
+            prop_assert_eq!(merged, whole);
+        }
+
         #[test]
         fn links_agree_with_the_index_derivation(
             patterns in proptest::collection::vec("[ab ]{0,6}", 0..40),
