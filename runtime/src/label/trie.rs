@@ -12,17 +12,19 @@
 //! numbers them **breadth-first with every node's children contiguous and
 //! in byte order**: a node is its index, its children are the range
 //! `first_child[s]..first_child[s + 1]`, and the byte on the edge into a node
-//! is `byte[node]`. Failure links are then one pass in index order (a
-//! node's failure is shallower, so has a smaller index). The whole build is
-//! linear in the total pattern length after the sort, and the automaton is
-//! seven flat arrays (about 22 bytes per node) and dense rows for the
-//! busiest nodes.
+//! is `byte[node]`. Failure and output links are then found layer by
+//! layer (a node's failure is shallower, so has a smaller index), a large
+//! layer's two halves on two threads. The whole build is linear in the
+//! total pattern length after the sort (which the labeler does in two
+//! halves on two threads, merged: [`Sorted`]), and the automaton is seven
+//! flat arrays (about 26 bytes per node) and dense rows for the busiest
+//! nodes.
 //!
 //! Search reports every occurrence of every pattern (overlapping), in order
 //! of end position, in time linear in the text plus the number of matches:
 //! the root's and every busy node's transitions are a dense row, other
-//! nodes' a short sorted run, and output links skip to the next shorter pattern that ends at the
-//! same place.
+//! nodes' a short sorted run, and output links skip to the next shorter
+//! pattern that ends at the same place.
 
 /// No node (the end of an output-link chain).
 const NONE: u32 = u32::MAX;
