@@ -251,6 +251,14 @@ fn typo_table(long: &[Long], long_chars: &[char]) -> (Vec<(u64, u32)>, NearFilte
     (near, filter)
 }
 
+/// Pattern `i` of a fold's output: its span of the folded bytes.
+fn pattern<'a>(buffer: &'a str, spans: &[Range<usize>], i: u32) -> &'a [u8] {
+    spans
+        .get(i as usize)
+        .and_then(|r| buffer.as_bytes().get(r.clone()))
+        .unwrap_or(&[])
+}
+
 /// The automaton's order of the patterns, as sorted by one thread or two.
 enum Halves {
     One(Sorted),
@@ -313,17 +321,15 @@ impl TermIndex {
             let ((index, buffer, spans), sorted) = TermIndex::fold(entries(), mode, whole);
             (index, buffer, spans, Halves::One(sorted))
         };
-        let patterns: Vec<&[u8]> = spans
-            .iter()
-            .map(|r| buffer.as_bytes().get(r.clone()).unwrap_or(&[]))
-            .collect();
+        let n = u32::try_from(spans.len()).map_err(|_| bug())?;
+        let pat = |i: u32| pattern(&buffer, &spans, i);
         let typos = || typo_table(&index.long, &index.long_chars);
         let automaton = || {
             let order = match sorted {
                 Halves::One(sorted) => sorted.into_order(),
-                Halves::Two(first, second) => first.merge(second, &patterns),
+                Halves::Two(first, second) => first.merge(second, pat),
             };
-            Automaton::from_sorted(&patterns, &order).ok_or(LoadError::BadLexicon { lexicon: 0 })
+            Automaton::from_sorted(n, pat, &order).ok_or(LoadError::BadLexicon { lexicon: 0 })
         };
         let (typos, automaton) = if count >= FORK_MIN {
             super::fork::join(typos, automaton)
@@ -368,12 +374,7 @@ impl TermIndex {
             index.add(li, ei, phrase, mode, &mut folded, &mut buffer, &mut spans);
         }
         let n = u32::try_from(spans.len()).unwrap_or(u32::MAX);
-        let sorted = Sorted::new(n, |i| {
-            spans
-                .get(i as usize)
-                .and_then(|r| buffer.as_bytes().get(r.clone()))
-                .unwrap_or(&[])
-        });
+        let sorted = Sorted::new(n, |i| pattern(&buffer, &spans, i));
         ((index, buffer, spans), sorted)
     }
 

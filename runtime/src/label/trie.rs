@@ -74,7 +74,7 @@ impl Automaton {
         let n = u32::try_from(patterns.len()).ok()?;
         let pat = |i: u32| patterns.get(i as usize).map_or(&[][..], AsRef::as_ref);
         let order = Sorted::new(n, pat).into_order();
-        Automaton::from_sorted(patterns, &order)
+        Automaton::from_sorted(n, pat, &order)
     }
 
     /// The automaton of `patterns` (pattern `i` reported as `i`, empty
@@ -86,9 +86,11 @@ impl Automaton {
     ///
     /// `None` if the patterns have more than `u32::MAX` nodes in total (or
     /// a second thread panicked, a bug).
-    pub(crate) fn from_sorted<P: AsRef<[u8]>>(patterns: &[P], order: &[u32]) -> Option<Automaton> {
-        let pat = |i: u32| patterns.get(i as usize).map_or(&[][..], AsRef::as_ref);
-        let n_pat = u32::try_from(patterns.len()).ok()?;
+    pub(crate) fn from_sorted<'p>(
+        n_pat: u32,
+        pat: impl Fn(u32) -> &'p [u8] + Copy,
+        order: &[u32],
+    ) -> Option<Automaton> {
         let len: Vec<u32> = (0..n_pat)
             .map(|i| u32::try_from(pat(i).len()).unwrap_or(u32::MAX))
             .collect();
@@ -528,10 +530,9 @@ impl Sorted {
         self.0.into_iter().map(|(_, i)| i).collect()
     }
 
-    /// The order of both halves' patterns together, `patterns` being the
-    /// whole list the ids of both index: one merge.
-    pub(crate) fn merge<P: AsRef<[u8]>>(self, other: Sorted, patterns: &[P]) -> Vec<u32> {
-        let pat = |i: u32| patterns.get(i as usize).map_or(&[][..], AsRef::as_ref);
+    /// The order of both halves' patterns together, `pat` giving the
+    /// patterns of the whole list the ids of both index: one merge.
+    pub(crate) fn merge<'p>(self, other: Sorted, pat: impl Fn(u32) -> &'p [u8] + Copy) -> Vec<u32> {
         let (mut low, mut high) = (&self.0[..], &other.0[..]);
         let mut out = Vec::with_capacity(low.len() + high.len());
         while let (Some((x, lows)), Some((y, highs))) = (low.split_first(), high.split_first()) {
@@ -712,8 +713,10 @@ mod tests {
             let cut = cut.min(patterns.len());
             let n = |list: &[String]| u32::try_from(list.len()).unwrap();
             let (first, second) = patterns.split_at(cut);
-            let merged = Sorted::new(n(first), |i| pat(first, i))
-                .merge(Sorted::new(n(second), |i| pat(second, i)).shifted(n(first)), &patterns);
+            let merged = Sorted::new(n(first), |i| pat(first, i)).merge(
+                Sorted::new(n(second), |i| pat(second, i)).shifted(n(first)),
+                |i| pat(&patterns, i),
+            );
             let whole = Sorted::new(n(&patterns), |i| pat(&patterns, i)).into_order();
             prop_assert_eq!(merged, whole);
         }
