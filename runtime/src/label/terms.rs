@@ -281,6 +281,22 @@ impl TermIndex {
     /// automaton while the other builds the typo table. The result is the
     /// same as on one thread, byte for byte in an index.
     pub(crate) fn new(lexicons: &[Lexicon], used: &[bool], mode: Mode) -> Result<Self, LoadError> {
+        let count = lexicons
+            .iter()
+            .zip(used)
+            .filter(|(_, u)| **u)
+            .map(|(l, _)| l.entries.len())
+            .sum::<usize>();
+        TermIndex::build(lexicons, used, mode, count >= FORK_MIN)
+    }
+
+    /// [`TermIndex::new`], on two threads or on one.
+    fn build(
+        lexicons: &[Lexicon],
+        used: &[bool],
+        mode: Mode,
+        fork: bool,
+    ) -> Result<Self, LoadError> {
         let bug = || LoadError::invalid("lexicons", "compiling them failed (a runtime bug)");
         let entries = || {
             (0u32..)
@@ -298,7 +314,7 @@ impl TermIndex {
             entries: count,
             bytes,
         };
-        let (index, buffer, spans, sorted) = if count >= FORK_MIN {
+        let (index, buffer, spans, sorted) = if fork {
             // The first half is sized for both, so the second is appended
             // without moving it.
             let mid = count / 2;
@@ -331,7 +347,7 @@ impl TermIndex {
             };
             Automaton::from_sorted(n, pat, &order).ok_or(LoadError::BadLexicon { lexicon: 0 })
         };
-        let (typos, automaton) = if count >= FORK_MIN {
+        let (typos, automaton) = if fork {
             super::fork::join(typos, automaton)
         } else {
             (Some(typos()), automaton())
@@ -733,7 +749,45 @@ fn within_one_edit(a: &[char], b: &[char]) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::within_one_edit;
+    #![allow(clippy::unwrap_used, reason = "test code")]
+
+    use super::{within_one_edit, Mode, TermIndex, Writer};
+    use crate::table::{Lexicon, LexiconEntry};
+    use proptest::prelude::*;
+
+    proptest! {
+        /// Two threads build what one does, byte for byte in an index:
+        /// the halves' folds appended, their sorts merged, the links found
+        /// layer by layer.
+        #[test]
+        fn two_threads_build_what_one_does(
+            lexicons in proptest::collection::vec(
+                proptest::collection::vec("\\*?[a-zäöß]{1,9}( [a-z]{1,6})?\\*?", 0..12),
+                1..5,
+            ),
+            parts in any::<bool>(),
+        ) {
+            let lexicons: Vec<Lexicon> = lexicons
+                .into_iter()
+                .enumerate()
+                .map(|(i, phrases)| Lexicon {
+                    name: format!("l{i}"),
+                    entries: phrases
+                        .into_iter()
+                        .map(|phrase| LexiconEntry { phrase, replacement: None })
+                        .collect(),
+                })
+                .collect();
+            let used = vec![true; lexicons.len()];
+            let mode = if parts { Mode::Parts } else { Mode::Words };
+            let bytes = |fork| {
+                let mut w = Writer::default();
+                TermIndex::build(&lexicons, &used, mode, fork).unwrap().write(&mut w);
+                w.out
+            };
+            prop_assert_eq!(bytes(true), bytes(false));
+        }
+    }
 
     #[test]
     fn one_edit() {
