@@ -326,10 +326,9 @@ impl Labeler {
         };
         // Start-up on two cores: a second thread compiles the regular
         // expressions (the table's patterns, the process's entity set)
-        // while this one decodes and hashes the index, or builds the
-        // lexicon automata (forking again for their halves). Nothing
-        // decoded is used unless the index is the one the table names
-        // (`Index::bind`).
+        // while this one decodes and hashes the index, or while it builds
+        // the lexicon automata. Nothing decoded is used unless the index
+        // is the one the table names (`Index::bind`).
         let expressions = || {
             let patterns = compile_patterns(&b.patterns)?;
             let entities = Recognisers::shared().map_err(|_| {
@@ -337,20 +336,32 @@ impl Labeler {
             })?;
             Ok::<_, LoadError>((patterns, entities))
         };
-        let automata = || {
-            let decoded = match index {
-                Some(Source::Bytes(bytes)) => index::Index::decode(bytes),
-                Some(Source::Later(index)) => index(),
-                None => {
-                    return Ok((
-                        TermIndex::new(&table.lexicons, &b.terms, Mode::Words)?,
+        let (expressions, automata) = match index {
+            // From the lexicons: the `terms` build forks for its halves
+            // and runs the expressions on its second thread once they are
+            // folded, so no more than two threads run at once.
+            None => {
+                let (terms, expressions) =
+                    TermIndex::new_beside(&table.lexicons, &b.terms, Mode::Words, expressions);
+                let automata = terms.and_then(|terms| {
+                    Ok((
+                        terms,
                         TermIndex::new(&table.lexicons, &b.parts, Mode::Parts)?,
                     ))
-                }
-            };
-            decoded?.bind(table)
+                });
+                (expressions, automata)
+            }
+            Some(source) => {
+                let automata = || {
+                    let decoded = match source {
+                        Source::Bytes(bytes) => index::Index::decode(bytes),
+                        Source::Later(index) => index(),
+                    };
+                    decoded?.bind(table)
+                };
+                fork::join(expressions, automata)
+            }
         };
-        let (expressions, automata) = fork::join(expressions, automata);
         let expressions = expressions.unwrap_or_else(|| {
             Err(LoadError::invalid(
                 "labeler patterns",

@@ -251,6 +251,16 @@ fn typo_table(long: &[Long], long_chars: &[char]) -> (Vec<(u64, u32)>, NearFilte
     (near, filter)
 }
 
+/// What [`TermIndex::fold`] gives: the patterns and long words (the
+/// automaton and typo table not built yet), the patterns' folded bytes and
+/// each one's span of them.
+type Fold = (TermIndex, String, Vec<Range<usize>>);
+
+/// What a failed fork of the build is reported as.
+fn build_bug() -> LoadError {
+    LoadError::invalid("lexicons", "compiling them failed (a runtime bug)")
+}
+
 /// Pattern `i` of a fold's output: its span of the folded bytes.
 fn pattern<'a>(buffer: &'a str, spans: &[Range<usize>], i: u32) -> &'a [u8] {
     spans
@@ -281,23 +291,90 @@ impl TermIndex {
     /// automaton while the other builds the typo table. The result is the
     /// same as on one thread, byte for byte in an index.
     pub(crate) fn new(lexicons: &[Lexicon], used: &[bool], mode: Mode) -> Result<Self, LoadError> {
+        TermIndex::new_beside(lexicons, used, mode, || ()).0
+    }
+
+    /// [`TermIndex::new`], running `side` on the second thread once the
+    /// entries are folded (beside the typo table, while this thread builds
+    /// the automaton), or after the build when it does not fork. A caller
+    /// with work of its own for a second core (the labeler's regular
+    /// expressions) gives it here rather than to a third thread, which
+    /// would compete with the fold's two for two cores. `side`'s result is
+    /// `None` if the build failed before running it.
+    pub(crate) fn new_beside<R: Send>(
+        lexicons: &[Lexicon],
+        used: &[bool],
+        mode: Mode,
+        side: impl FnOnce() -> R + Send,
+    ) -> (Result<Self, LoadError>, Option<R>) {
         let count = lexicons
             .iter()
             .zip(used)
             .filter(|(_, u)| **u)
             .map(|(l, _)| l.entries.len())
             .sum::<usize>();
-        TermIndex::build(lexicons, used, mode, count >= FORK_MIN)
+        TermIndex::build(lexicons, used, mode, count >= FORK_MIN, side)
     }
 
-    /// [`TermIndex::new`], on two threads or on one.
-    fn build(
+    /// [`TermIndex::new_beside`], on two threads or on one.
+    fn build<R: Send>(
         lexicons: &[Lexicon],
         used: &[bool],
         mode: Mode,
         fork: bool,
-    ) -> Result<Self, LoadError> {
-        let bug = || LoadError::invalid("lexicons", "compiling them failed (a runtime bug)");
+        side: impl FnOnce() -> R + Send,
+    ) -> (Result<Self, LoadError>, Option<R>) {
+        let ((index, buffer, spans), sorted) = match TermIndex::fold_all(lexicons, used, mode, fork)
+        {
+            Ok(folded) => folded,
+            Err(e) => return (Err(e), None),
+        };
+        let Ok(n) = u32::try_from(spans.len()) else {
+            return (Err(build_bug()), None);
+        };
+        let pat = |i: u32| pattern(&buffer, &spans, i);
+        let (long, long_chars) = (&index.long, &index.long_chars);
+        let typos = move || (typo_table(long, long_chars), side());
+        let automaton = || {
+            let order = match sorted {
+                Halves::One(sorted) => sorted.into_order(),
+                Halves::Two(first, second) => first.merge(second, pat),
+            };
+            Automaton::from_sorted(n, pat, &order).ok_or(LoadError::BadLexicon { lexicon: 0 })
+        };
+        let (typos, automaton) = if fork {
+            super::fork::join(typos, automaton)
+        } else {
+            let automaton = automaton();
+            (Some(typos()), automaton)
+        };
+        let Some(((near, near_filter), side)) = typos else {
+            return (Err(build_bug()), None);
+        };
+        let built = automaton.map(|automaton| {
+            // Sized for every entry while folding; kept at what they hold.
+            let mut index = index;
+            index.pats.shrink_to_fit();
+            index.long_chars.shrink_to_fit();
+            TermIndex {
+                automaton,
+                near,
+                near_filter,
+                ..index
+            }
+        });
+        (built, Some(side))
+    }
+
+    /// The entries of the lexicons marked in `used` folded (on two
+    /// threads, a half each, when `fork`), with the patterns' bytes,
+    /// their spans and their order.
+    fn fold_all(
+        lexicons: &[Lexicon],
+        used: &[bool],
+        mode: Mode,
+        fork: bool,
+    ) -> Result<(Fold, Halves), LoadError> {
         let entries = || {
             (0u32..)
                 .zip(lexicons)
@@ -314,55 +391,22 @@ impl TermIndex {
             entries: count,
             bytes,
         };
-        let (index, buffer, spans, sorted) = if fork {
-            // The first half is sized for both, so the second is appended
-            // without moving it.
-            let mid = count / 2;
-            let (second, first) = super::fork::join(
-                || TermIndex::fold(entries().skip(mid), mode, whole),
-                || TermIndex::fold(entries().take(mid), mode, whole),
-            );
-            let (first, first_sorted) = first;
-            let (second, second_sorted) = second.ok_or_else(bug)?;
-            let before = u32::try_from(first.2.len()).map_err(|_| bug())?;
-            let (index, buffer, spans) = TermIndex::append(first, second);
-            let second_sorted = second_sorted.shifted(before);
-            (
-                index,
-                buffer,
-                spans,
-                Halves::Two(first_sorted, second_sorted),
-            )
-        } else {
-            let ((index, buffer, spans), sorted) = TermIndex::fold(entries(), mode, whole);
-            (index, buffer, spans, Halves::One(sorted))
-        };
-        let n = u32::try_from(spans.len()).map_err(|_| bug())?;
-        let pat = |i: u32| pattern(&buffer, &spans, i);
-        let typos = || typo_table(&index.long, &index.long_chars);
-        let automaton = || {
-            let order = match sorted {
-                Halves::One(sorted) => sorted.into_order(),
-                Halves::Two(first, second) => first.merge(second, pat),
-            };
-            Automaton::from_sorted(n, pat, &order).ok_or(LoadError::BadLexicon { lexicon: 0 })
-        };
-        let (typos, automaton) = if fork {
-            super::fork::join(typos, automaton)
-        } else {
-            (Some(typos()), automaton())
-        };
-        let (near, near_filter) = typos.ok_or_else(bug)?;
-        // Sized for every entry while folding; kept at what they hold.
-        let mut index = index;
-        index.pats.shrink_to_fit();
-        index.long_chars.shrink_to_fit();
-        Ok(TermIndex {
-            automaton: automaton?,
-            near,
-            near_filter,
-            ..index
-        })
+        if !fork {
+            let (folded, sorted) = TermIndex::fold(entries(), mode, whole);
+            return Ok((folded, Halves::One(sorted)));
+        }
+        // The first half is sized for both, so the second is appended
+        // without moving it.
+        let mid = count / 2;
+        let (second, first) = super::fork::join(
+            || TermIndex::fold(entries().skip(mid), mode, whole),
+            || TermIndex::fold(entries().take(mid), mode, whole),
+        );
+        let (first, first_sorted) = first;
+        let (second, second_sorted) = second.ok_or_else(build_bug)?;
+        let before = u32::try_from(first.2.len()).map_err(|_| build_bug())?;
+        let sorted = Halves::Two(first_sorted, second_sorted.shifted(before));
+        Ok((TermIndex::append(first, second), sorted))
     }
 
     /// The patterns and long words of `entries` (the automaton and the
@@ -372,7 +416,7 @@ impl TermIndex {
         entries: impl Iterator<Item = (u32, u32, &'a str)>,
         mode: Mode,
         room: Room,
-    ) -> ((TermIndex, String, Vec<Range<usize>>), Sorted) {
+    ) -> (Fold, Sorted) {
         // Sized up front for `room` (an entry folds to about its length,
         // plus a word start, and at most two patterns): growing them by
         // doubling cost a copy of everything folded so far, several times
@@ -396,10 +440,7 @@ impl TermIndex {
 
     /// What [`TermIndex::fold`] gives for the entries of `first`, then
     /// those of `second`, from what it gave for each.
-    fn append(
-        first: (TermIndex, String, Vec<Range<usize>>),
-        second: (TermIndex, String, Vec<Range<usize>>),
-    ) -> (TermIndex, String, Vec<Range<usize>>) {
+    fn append(first: Fold, second: Fold) -> Fold {
         let (mut index, mut buffer, mut spans) = first;
         let (more, more_buffer, more_spans) = second;
         let shift = buffer.len();
@@ -782,7 +823,7 @@ mod tests {
             let mode = if parts { Mode::Parts } else { Mode::Words };
             let bytes = |fork| {
                 let mut w = Writer::default();
-                TermIndex::build(&lexicons, &used, mode, fork).unwrap().write(&mut w);
+                TermIndex::build(&lexicons, &used, mode, fork, || ()).0.unwrap().write(&mut w);
                 w.out
             };
             prop_assert_eq!(bytes(true), bytes(false));
