@@ -291,41 +291,51 @@ impl TermIndex {
     /// automaton while the other builds the typo table. The result is the
     /// same as on one thread, byte for byte in an index.
     pub(crate) fn new(lexicons: &[Lexicon], used: &[bool], mode: Mode) -> Result<Self, LoadError> {
-        TermIndex::new_beside(lexicons, used, mode, || ()).0
+        let fork = TermIndex::many(lexicons, used);
+        TermIndex::build(lexicons, used, mode, (fork, fork), || ()).0
     }
 
-    /// [`TermIndex::new`], running `side` on the second thread once the
+    /// [`TermIndex::new`], running `side` on a second thread once the
     /// entries are folded (beside the typo table, while this thread builds
-    /// the automaton), or after the build when it does not fork. A caller
-    /// with work of its own for a second core (the labeler's regular
-    /// expressions) gives it here rather than to a third thread, which
-    /// would compete with the fold's two for two cores. `side`'s result is
-    /// `None` if the build failed before running it.
+    /// the automaton), however few the entries. A caller with work of its
+    /// own for a second core (the labeler's regular expressions) gives it
+    /// here rather than to a third thread, which would compete with the
+    /// fold's two for two cores. `side`'s result is `None` if the build
+    /// failed before running it.
     pub(crate) fn new_beside<R: Send>(
         lexicons: &[Lexicon],
         used: &[bool],
         mode: Mode,
         side: impl FnOnce() -> R + Send,
     ) -> (Result<Self, LoadError>, Option<R>) {
+        let fork = TermIndex::many(lexicons, used);
+        TermIndex::build(lexicons, used, mode, (fork, true), side)
+    }
+
+    /// Whether the lexicons marked in `used` have enough entries for the
+    /// build to fold them on two threads ([`FORK_MIN`]).
+    fn many(lexicons: &[Lexicon], used: &[bool]) -> bool {
         let count = lexicons
             .iter()
             .zip(used)
             .filter(|(_, u)| **u)
             .map(|(l, _)| l.entries.len())
             .sum::<usize>();
-        TermIndex::build(lexicons, used, mode, count >= FORK_MIN, side)
+        count >= FORK_MIN
     }
 
-    /// [`TermIndex::new_beside`], on two threads or on one.
+    /// [`TermIndex::new_beside`]: the entries folded on two threads when
+    /// `fold_fork`, the automaton and the typo table (and `side`) built on
+    /// two when `rest_fork`.
     fn build<R: Send>(
         lexicons: &[Lexicon],
         used: &[bool],
         mode: Mode,
-        fork: bool,
+        (fold_fork, rest_fork): (bool, bool),
         side: impl FnOnce() -> R + Send,
     ) -> (Result<Self, LoadError>, Option<R>) {
-        let ((index, buffer, spans), sorted) = match TermIndex::fold_all(lexicons, used, mode, fork)
-        {
+        let folded = TermIndex::fold_all(lexicons, used, mode, fold_fork);
+        let ((index, buffer, spans), sorted) = match folded {
             Ok(folded) => folded,
             Err(e) => return (Err(e), None),
         };
@@ -342,7 +352,7 @@ impl TermIndex {
             };
             Automaton::from_sorted(n, pat, &order).ok_or(LoadError::BadLexicon { lexicon: 0 })
         };
-        let (typos, automaton) = if fork {
+        let (typos, automaton) = if rest_fork {
             super::fork::join(typos, automaton)
         } else {
             let automaton = automaton();
@@ -823,7 +833,7 @@ mod tests {
             let mode = if parts { Mode::Parts } else { Mode::Words };
             let bytes = |fork| {
                 let mut w = Writer::default();
-                TermIndex::build(&lexicons, &used, mode, fork, || ()).0.unwrap().write(&mut w);
+                TermIndex::build(&lexicons, &used, mode, (fork, fork), || ()).0.unwrap().write(&mut w);
                 w.out
             };
             prop_assert_eq!(bytes(true), bytes(false));
