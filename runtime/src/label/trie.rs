@@ -166,11 +166,11 @@ impl Automaton {
             *first_child.get_mut(up)? += 1;
         }
         drop((parent, byte));
-        let mut total = 1u32;
+        let mut before = 1u32;
         for c in &mut first_child {
             let kids = *c;
-            *c = total;
-            total += kids;
+            *c = before;
+            before += kids;
         }
         a.first_child = first_child;
 
@@ -184,10 +184,10 @@ impl Automaton {
             *out_start.get_mut(*node as usize)? += 1;
         }
         drop(rank);
-        let mut total = 0u32;
+        let mut ending = 0u32;
         for c in &mut out_start {
-            total += *c;
-            *c = total;
+            ending += *c;
+            *c = ending;
         }
         a.out = vec![0; ends.len()];
         for &(node, p) in ends.iter().rev() {
@@ -205,9 +205,8 @@ impl Automaton {
     /// The failure and output links of a trie whose layer `d` ends at node
     /// `layer_end[d]` (the dense rows built): layer by layer, since a
     /// node's links are found from shallower nodes' only, and each large
-    /// layer on two threads, half of its parents each. What
-    /// [`Automaton::build_outputs`] derives from the failure links is
-    /// computed in the same pass.
+    /// layer on two threads, half of its parents each. The output links
+    /// ([`Automaton::output_links`]) are found in the same pass.
     fn links(&mut self, layer_end: &[u32]) -> Option<()> {
         let n = self.byte.len();
         let (mut fail, mut dict, mut report) = (vec![0; n], vec![NONE; n], vec![NONE; n]);
@@ -242,38 +241,39 @@ impl Automaton {
         Some(())
     }
 
-    /// The output links, from the failure links and the patterns' nodes:
-    /// `dict[c]` is `fail[c]` when a pattern ends there, else
-    /// `dict[fail[c]]` (none at the root), and `report[s]` is `s` itself
-    /// when a pattern ends there, else `dict[s]`. One pass in index order,
-    /// since a node's failure is a smaller index: derived rather than
-    /// stored in an index (they were two of its seven per-node arrays).
-    fn build_outputs(&mut self) {
+    /// The output links, from the failure links and the patterns' nodes,
+    /// for an index load ([`Automaton::from_sorted`] finds them with the failure
+    /// links): one pass in index order, since a node's failure is a
+    /// smaller index. Derived rather than stored in an index (they were
+    /// two of its seven per-node arrays). `None` for a failure link past
+    /// the nodes.
+    fn build_outputs(&mut self) -> Option<()> {
         let n = self.byte.len();
-        self.dict = vec![NONE; n];
+        let (mut dict, mut report) = (vec![NONE; n], vec![NONE; n]);
         for c in 1..n {
-            let f = self.fail.get(c).copied().unwrap_or(0);
-            let d = if f == 0 {
-                NONE
-            } else if self.has_output(f) {
-                f
-            } else {
-                self.dict.get(f as usize).copied().unwrap_or(NONE)
-            };
-            if let Some(slot) = self.dict.get_mut(c) {
-                *slot = d;
-            }
+            let f = *self.fail.get(c)?;
+            let (d, r) = self.output_links(u32::try_from(c).ok()?, f, &dict)?;
+            (*dict.get_mut(c)?, *report.get_mut(c)?) = (d, r);
         }
-        self.report = (0..n)
-            .map(|s| {
-                let s32 = u32::try_from(s).unwrap_or(NONE);
-                if s != 0 && self.has_output(s32) {
-                    s32
-                } else {
-                    self.dict.get(s).copied().unwrap_or(NONE)
-                }
-            })
-            .collect();
+        (self.dict, self.report) = (dict, report);
+        Some(())
+    }
+
+    /// The output links of node `c` whose failure is `f`, `dict` holding
+    /// those of the nodes before `c`: its dictionary link is `f` when a
+    /// pattern ends there, else `f`'s own (none at the root), and the
+    /// first node of its output chain is `c` itself when a pattern ends
+    /// there, else its dictionary link.
+    #[inline]
+    fn output_links(&self, c: u32, f: u32, dict: &[u32]) -> Option<(u32, u32)> {
+        let d = if f == 0 {
+            NONE
+        } else if self.has_output(f) {
+            f
+        } else {
+            *dict.get(f as usize)?
+        };
+        Some((d, if self.has_output(c) { c } else { d }))
     }
 
     /// Appends the automaton in the index encoding ([`super::index`]).
@@ -334,7 +334,7 @@ impl Automaton {
         // Derived before the check, which then covers them too: a failure
         // link that does not go up is refused there, and until then every
         // read of the derivation is bounds-checked.
-        a.build_outputs();
+        a.build_outputs()?;
         if !a.consistent() {
             return None;
         }
@@ -616,17 +616,11 @@ impl Done<'_> {
                         f = *fail.get(f as usize)?;
                     }
                 };
-                let d = if f == 0 {
-                    NONE
-                } else if a.has_output(f) {
-                    f
-                } else {
-                    *dict.get(f as usize)?
-                };
+                let (d, r) = a.output_links(c, f, dict)?;
                 let at = c.checked_sub(base)? as usize;
                 *layer.fail.get_mut(at)? = f;
                 *layer.dict.get_mut(at)? = d;
-                *layer.report.get_mut(at)? = if a.has_output(c) { c } else { d };
+                *layer.report.get_mut(at)? = r;
             }
         }
         Some(())
@@ -699,7 +693,7 @@ mod tests {
             out: a.out.clone(),
             len: a.len.clone(),
         };
-        b.build_outputs();
+        b.build_outputs().unwrap();
         a.consistent() && a.dict == b.dict && a.report == b.report
     }
 
