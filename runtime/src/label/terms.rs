@@ -37,7 +37,7 @@ use std::ops::Range;
 
 use super::index::{Reader, Writer};
 use super::text::Folded;
-use super::trie::{Automaton, Sorted};
+use super::trie::{Automaton, Board, Sorted};
 use crate::error::LoadError;
 use crate::table::Lexicon;
 
@@ -344,13 +344,23 @@ impl TermIndex {
         };
         let pat = |i: u32| pattern(&buffer, &spans, i);
         let (long, long_chars) = (&index.long, &index.long_chars);
-        let typos = move || (typo_table(long, long_chars), side());
+        // The second thread, its own work done, helps with the
+        // automaton's last step (`Board`).
+        let board = Board::default();
+        let helping = &board;
+        let typos = move || {
+            let typos = typo_table(long, long_chars);
+            let side = side();
+            helping.help();
+            (typos, side)
+        };
         let automaton = || {
             let order = match sorted {
                 Halves::One(sorted) => sorted.into_order(),
                 Halves::Two(first, second) => first.merge(second, pat),
             };
-            Automaton::from_sorted(n, pat, &order).ok_or(LoadError::BadLexicon { lexicon: 0 })
+            Automaton::from_sorted(n, pat, &order, Some(&board))
+                .ok_or(LoadError::BadLexicon { lexicon: 0 })
         };
         let (typos, automaton) = if rest_fork {
             super::fork::join(typos, automaton)

@@ -13,8 +13,9 @@
 //! in byte order**: a node is its index, its children are the range
 //! `first_child[s]..first_child[s + 1]`, and the byte on the edge into a node
 //! is `byte[node]`. Failure and output links are then found layer by
-//! layer (a node's failure is shallower, so has a smaller index), a large
-//! layer's two halves on two threads. The whole build is linear in the
+//! layer (a node's failure is shallower, so has a smaller index), in
+//! chunks that the labeler's second thread shares once its own start-up
+//! work is done ([`Links`]). The whole build is linear in the
 //! total pattern length after the sort (which the labeler does in two
 //! halves on two threads, merged: [`Sorted`]), and the automaton is seven
 //! flat arrays (about 26 bytes per node) and dense rows for the busiest
@@ -23,15 +24,17 @@
 //! Search reports every occurrence of every pattern (overlapping), in order
 //! of end position, in time linear in the text plus the number of matches:
 //! the root's and every busy node's transitions are a dense row, other
-//! nodes' a short sorted run, and output links skip to the next shorter
-//! pattern that ends at the same place.
+//! nodes' a short sorted run compared as one word, and output links skip
+//! to the next shorter pattern that ends at the same place.
+
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 
 /// No node (the end of an output-link chain).
 const NONE: u32 = u32::MAX;
 
-/// From this many nodes on, a layer's links are found on two threads (a
-/// few, in unit tests, so that their small cases take that path).
-const LAYER_FORK_MIN: usize = if cfg!(test) { 2 } else { 8192 };
+/// A one in every byte of a word.
+const LOW_BYTES: u64 = 0x0101_0101_0101_0101;
 
 /// Nodes with more children than this get a dense transition row.
 const DENSE_MIN: u32 = 6;
@@ -74,7 +77,7 @@ impl Automaton {
         let n = u32::try_from(patterns.len()).ok()?;
         let pat = |i: u32| patterns.get(i as usize).map_or(&[][..], AsRef::as_ref);
         let order = Sorted::new(n, pat).into_order();
-        Automaton::from_sorted(n, pat, &order)
+        Automaton::from_sorted(n, pat, &order, None)
     }
 
     /// The automaton of `patterns` (pattern `i` reported as `i`, empty
@@ -90,6 +93,7 @@ impl Automaton {
         n_pat: u32,
         pat: impl Fn(u32) -> &'p [u8] + Copy,
         order: &[u32],
+        board: Option<&Board>,
     ) -> Option<Automaton> {
         let len: Vec<u32> = (0..n_pat)
             .map(|i| u32::try_from(pat(i).len()).unwrap_or(u32::MAX))
@@ -197,48 +201,8 @@ impl Automaton {
         }
         a.out_start = out_start;
 
-        a.build_dense()?;
-        a.links(&next)?;
-        Some(a)
-    }
-
-    /// The failure and output links of a trie whose layer `d` ends at node
-    /// `layer_end[d]` (the dense rows built): layer by layer, since a
-    /// node's links are found from shallower nodes' only, and each large
-    /// layer on two threads, half of its parents each. The output links
-    /// ([`Automaton::output_links`]) are found in the same pass.
-    fn links(&mut self, layer_end: &[u32]) -> Option<()> {
-        let n = self.byte.len();
-        let (mut fail, mut dict, mut report) = (vec![0; n], vec![NONE; n], vec![NONE; n]);
-        let mut parents = 0..1u32;
-        for &end in layer_end.get(1..)? {
-            let start = parents.end;
-            let (done_fail, fail) = fail.split_at_mut_checked(start as usize)?;
-            let (done_dict, dict) = dict.split_at_mut_checked(start as usize)?;
-            let here = end.checked_sub(start)? as usize;
-            let layer = Layer {
-                parents: parents.clone(),
-                fail: fail.get_mut(..here)?,
-                dict: dict.get_mut(..here)?,
-                report: report.get_mut(start as usize..end as usize)?,
-            };
-            let done = Done {
-                a: self,
-                fail: done_fail,
-                dict: done_dict,
-            };
-            if here >= LAYER_FORK_MIN {
-                let (first, second) = layer.split(done.a)?;
-                let (second, first) = super::fork::join(|| done.fill(second), || done.fill(first));
-                second??;
-                first?;
-            } else {
-                done.fill(layer)?;
-            }
-            parents = start..end;
-        }
-        (self.fail, self.dict, self.report) = (fail, dict, report);
-        Some(())
+        let dense = a.build_dense()?;
+        Links::find(a, &next, dense, board)
     }
 
     /// The output links, from the failure links and the patterns' nodes,
@@ -252,27 +216,30 @@ impl Automaton {
         let (mut dict, mut report) = (vec![NONE; n], vec![NONE; n]);
         for c in 1..n {
             let f = *self.fail.get(c)?;
-            let (d, r) = self.output_links(u32::try_from(c).ok()?, f, &dict)?;
+            let (d, r) =
+                self.output_links(u32::try_from(c).ok()?, f, |f| report.get(f).copied())?;
             (*dict.get_mut(c)?, *report.get_mut(c)?) = (d, r);
         }
         (self.dict, self.report) = (dict, report);
         Some(())
     }
 
-    /// The output links of node `c` whose failure is `f`, `dict` holding
-    /// those of the nodes before `c`: its dictionary link is `f` when a
-    /// pattern ends there, else `f`'s own (none at the root), and the
-    /// first node of its output chain is `c` itself when a pattern ends
-    /// there, else its dictionary link.
+    /// The output links of node `c` whose failure is `f`, `report`
+    /// holding those of the nodes before `c`: its dictionary link is the
+    /// first node of `f`'s output chain (`f` when a pattern ends there,
+    /// else `f`'s own dictionary link; none at the root), and the first
+    /// node of its own chain is `c` itself when a pattern ends there, else
+    /// its dictionary link. One load of `f`'s entry, not of its outputs'
+    /// bounds and then its dictionary link: `f` is anywhere shallower, so
+    /// each is a cache miss in a large automaton.
     #[inline]
-    fn output_links(&self, c: u32, f: u32, dict: &[u32]) -> Option<(u32, u32)> {
-        let d = if f == 0 {
-            NONE
-        } else if self.has_output(f) {
-            f
-        } else {
-            *dict.get(f as usize)?
-        };
+    fn output_links(
+        &self,
+        c: u32,
+        f: u32,
+        report: impl FnOnce(usize) -> Option<u32>,
+    ) -> Option<(u32, u32)> {
+        let d = if f == 0 { NONE } else { report(f as usize)? };
         Some((d, if self.has_output(c) { c } else { d }))
     }
 
@@ -281,16 +248,21 @@ impl Automaton {
     /// [`DENSE_MIN`] children. Derived from the children, so an index does
     /// not store them (they were a sixth of its bytes). Linear in the
     /// nodes when `first_child` is monotone, which [`Automaton::read`]
-    /// checks before calling this.
-    fn build_dense(&mut self) -> Option<()> {
+    /// checks before calling this. Returns which nodes have a row, as a
+    /// bit set the link pass reads instead of `dense_row` (a few
+    /// kilobytes that stay cached, where most entries of `dense_row` are
+    /// a cache miss and zero).
+    fn build_dense(&mut self) -> Option<Bits> {
         let n = u32::try_from(self.byte.len()).ok()?;
         self.dense.clear();
         self.dense_row = vec![0; n as usize];
+        let mut rows = Bits::new(n as usize);
         for s in 0..n {
             let kids = self.children(s);
             if s != 0 && kids.len() <= DENSE_MIN as usize {
                 continue;
             }
+            rows.set(s as usize);
             let row = u32::try_from(self.dense.len() / 256).ok()?;
             self.dense.resize(self.dense.len() + 256, 0);
             for c in kids {
@@ -299,7 +271,7 @@ impl Automaton {
             }
             *self.dense_row.get_mut(s as usize)? = row + 1;
         }
-        Some(())
+        Some(rows)
     }
 
     pub(crate) fn write(&self, w: &mut super::index::Writer) {
@@ -438,9 +410,30 @@ impl Automaton {
             let at = (row as usize - 1) * 256 + usize::from(b);
             return self.dense.get(at).copied().filter(|&c| c != 0);
         }
-        // A sparse node has at most `DENSE_MIN` children: a scan.
+        self.sparse_child(s, b)
+    }
+
+    /// The child of a node without a dense row: a scan of its at most
+    /// [`DENSE_MIN`] children.
+    #[inline]
+    fn sparse_child(&self, s: u32, b: u8) -> Option<u32> {
         let r = self.children(s);
-        let bytes = self.byte.get(r.start as usize..r.end as usize)?;
+        let (lo, n) = (r.start as usize, r.len());
+        // The children's bytes as one word, compared all at once: a scan
+        // exits after a number of bytes no branch predictor knows, and
+        // that miss was most of the link pass's time.
+        if let Some(word) = self.byte.get(lo..lo + 8).filter(|_| n <= 8) {
+            let word = u64::from_le_bytes(word.try_into().ok()?);
+            let x = word ^ (u64::from(b) * LOW_BYTES);
+            // A high bit per byte of `x` that is zero, exact for the
+            // lowest one (a borrow reaches only the bytes above it), kept
+            // for the node's own children.
+            let zero = x.wrapping_sub(LOW_BYTES) & !x & (LOW_BYTES << 7);
+            let own = u64::MAX.checked_shr(64 - 8 * n as u32).unwrap_or(0);
+            let hit = zero & own;
+            return (hit != 0).then(|| r.start + hit.trailing_zeros() / 8);
+        }
+        let bytes = self.byte.get(lo..r.end as usize)?;
         let i = bytes.iter().position(|&x| x == b)?;
         Some(r.start + u32::try_from(i).ok()?)
     }
@@ -549,78 +542,249 @@ impl Sorted {
     }
 }
 
-/// A layer of the trie whose links are being found: its nodes are the
-/// children of `parents`, and the slices are their entries.
-struct Layer<'a> {
-    parents: std::ops::Range<u32>,
-    fail: &'a mut [u32],
-    dict: &'a mut [u32],
-    report: &'a mut [u32],
-}
+/// A set of node indices, one bit each.
+struct Bits(Vec<u64>);
 
-impl<'a> Layer<'a> {
-    /// The layer as two, each with half of the parents and their children.
-    fn split(self, a: &Automaton) -> Option<(Layer<'a>, Layer<'a>)> {
-        let mid = self.parents.start + (self.parents.end - self.parents.start) / 2;
-        let first = a.first_child.get(self.parents.start as usize)?;
-        let cut = a.first_child.get(mid as usize)?.checked_sub(*first)? as usize;
-        let (f1, f2) = self.fail.split_at_mut_checked(cut)?;
-        let (d1, d2) = self.dict.split_at_mut_checked(cut)?;
-        let (r1, r2) = self.report.split_at_mut_checked(cut)?;
-        Some((
-            Layer {
-                parents: self.parents.start..mid,
-                fail: f1,
-                dict: d1,
-                report: r1,
-            },
-            Layer {
-                parents: mid..self.parents.end,
-                fail: f2,
-                dict: d2,
-                report: r2,
-            },
-        ))
+impl Bits {
+    fn new(n: usize) -> Bits {
+        Bits(vec![0; n.div_ceil(64)])
+    }
+
+    fn set(&mut self, i: usize) {
+        if let Some(w) = self.0.get_mut(i / 64) {
+            *w |= 1 << (i % 64);
+        }
+    }
+
+    #[inline]
+    fn has(&self, i: usize) -> bool {
+        self.0.get(i / 64).is_some_and(|w| w >> (i % 64) & 1 != 0)
     }
 }
 
-/// The automaton's goto structure and the links of the layers done.
-#[derive(Clone, Copy)]
-struct Done<'a> {
-    a: &'a Automaton,
-    fail: &'a [u32],
-    dict: &'a [u32],
+/// The link pass: the trie (its goto structure built), the links found
+/// so far, and the pass cut into chunks that two threads can share.
+///
+/// Layer by layer, since a node's links are found from shallower nodes'
+/// only; each layer is cut into chunks of about [`CHUNK_NODES`] nodes
+/// (whole parents), handed out in order, and a chunk starts once every
+/// chunk of the layers above it is finished. The links are atomics so
+/// that a thread can write its chunk's nodes while the other reads the
+/// layers done (relaxed loads and stores, plain moves on the targets we
+/// build for; the chunk count published with release and read with
+/// acquire orders them).
+///
+/// The thread that builds the automaton posts the pass on a [`Board`];
+/// the labeler's second thread, once its own start-up work is done, takes
+/// chunks from it ([`Board::help`]). Forking each large layer instead
+/// cost a thread start per layer (50 µs or more here) for a few hundred
+/// microseconds of work, and the second core then sat idle through the
+/// smaller layers: it gained nothing.
+struct Links {
+    a: Automaton,
+    /// The nodes with a dense row ([`Automaton::build_dense`]).
+    dense: Bits,
+    fail: Vec<AtomicU32>,
+    dict: Vec<AtomicU32>,
+    report: Vec<AtomicU32>,
+    chunks: Vec<Chunk>,
+    /// The next chunk to hand out.
+    next: AtomicUsize,
+    /// How many chunks are finished.
+    finished: AtomicUsize,
+    /// A chunk failed (an inconsistent trie, or a panic: a bug): every
+    /// thread stops, and the build returns `None`.
+    failed: AtomicBool,
 }
 
-impl Done<'_> {
-    /// The links of `layer`'s nodes: a node's failure is found from its
-    /// parent's along the shallower failures, its dictionary link from
-    /// its failure's.
-    fn fill(self, layer: Layer<'_>) -> Option<()> {
-        let Done { a, fail, dict } = self;
-        let base = a.first_child.get(layer.parents.start as usize).copied()?;
-        for s in layer.parents {
+/// Nodes of one layer whose links one thread finds at a time.
+struct Chunk {
+    /// Their parents (the nodes are all their children).
+    parents: std::ops::Range<u32>,
+    /// The chunks of the layers above, which must be finished first.
+    after: usize,
+}
+
+/// Nodes per chunk of the link pass: small enough that a thread waiting
+/// for the last chunk of a layer waits a few microseconds (a few, in unit
+/// tests, so that their small tries have many chunks to share).
+const CHUNK_NODES: usize = if cfg!(test) { 2 } else { 512 };
+
+/// Where a link pass is posted while it runs ([`Links`]).
+#[derive(Default)]
+pub(crate) struct Board(Mutex<Option<Arc<Links>>>);
+
+impl Board {
+    /// Finds links in chunks of the pass posted here until none is left;
+    /// returns at once if none is posted (the build is not there yet, or
+    /// done). Returns how many chunks it did.
+    pub(crate) fn help(&self) -> usize {
+        let job = self.0.lock().ok().and_then(|posted| posted.clone());
+        job.map_or(0, |job| job.work())
+    }
+}
+
+impl Links {
+    /// The links of `a`, whose layer `d` ends at node `layer_end[d]`, on
+    /// this thread and on any that helps through `board`.
+    fn find(
+        a: Automaton,
+        layer_end: &[u32],
+        dense: Bits,
+        board: Option<&Board>,
+    ) -> Option<Automaton> {
+        let job = Arc::new(Links::new(a, layer_end, dense)?);
+        if let Some(board) = board {
+            *board.0.lock().ok()? = Some(Arc::clone(&job));
+        }
+        job.work();
+        if let Some(board) = board {
+            board.0.lock().ok()?.take();
+        }
+        // A helper finishes the chunks it took, then lets go of the pass.
+        let done = job.wait_for(job.chunks.len());
+        let mut job = job;
+        let job = loop {
+            match Arc::try_unwrap(job) {
+                Ok(job) => break job,
+                Err(shared) => {
+                    job = shared;
+                    std::thread::yield_now();
+                }
+            }
+        };
+        if !done || job.failed.into_inner() {
+            return None;
+        }
+        let plain = |v: Vec<AtomicU32>| v.into_iter().map(AtomicU32::into_inner).collect();
+        let mut a = job.a;
+        (a.fail, a.dict, a.report) = (plain(job.fail), plain(job.dict), plain(job.report));
+        Some(a)
+    }
+
+    fn new(a: Automaton, layer_end: &[u32], dense: Bits) -> Option<Links> {
+        let n = a.byte.len();
+        let filled = |v: u32| (0..n).map(|_| AtomicU32::new(v)).collect::<Vec<_>>();
+        let mut chunks = Vec::new();
+        let mut parents = 0..1u32;
+        for &end in layer_end.get(1..)? {
+            let after = chunks.len();
+            let mut from = parents.start;
+            let mut nodes = 0;
+            for s in parents.clone() {
+                nodes += a.children(s).len();
+                if nodes >= CHUNK_NODES {
+                    chunks.push(Chunk {
+                        parents: from..s + 1,
+                        after,
+                    });
+                    (from, nodes) = (s + 1, 0);
+                }
+            }
+            if from < parents.end {
+                chunks.push(Chunk {
+                    parents: from..parents.end,
+                    after,
+                });
+            }
+            parents = parents.end..end;
+        }
+        Some(Links {
+            fail: filled(0),
+            dict: filled(NONE),
+            report: filled(NONE),
+            a,
+            dense,
+            chunks,
+            next: AtomicUsize::new(0),
+            finished: AtomicUsize::new(0),
+            failed: AtomicBool::new(false),
+        })
+    }
+
+    /// Takes chunks in order and finds their links until none is left or
+    /// one fails; returns how many it did.
+    fn work(&self) -> usize {
+        // Marks the pass failed unless disarmed: a panic in a chunk (a
+        // bug) must not leave the other thread waiting for it.
+        struct Failing<'a>(&'a AtomicBool);
+        impl Drop for Failing<'_> {
+            fn drop(&mut self) {
+                self.0.store(true, Ordering::Release);
+            }
+        }
+        let failing = Failing(&self.failed);
+        let mut done = 0;
+        loop {
+            let k = self.next.fetch_add(1, Ordering::Relaxed);
+            let Some(chunk) = self.chunks.get(k) else {
+                break;
+            };
+            if !self.wait_for(chunk.after) || self.fill(chunk.parents.clone()).is_none() {
+                return done;
+            }
+            self.finished.fetch_add(1, Ordering::Release);
+            done += 1;
+        }
+        std::mem::forget(failing);
+        done
+    }
+
+    /// Waits until `n` chunks are finished; `false` if the pass failed.
+    /// Spins a little, then yields: the other thread is finishing a
+    /// chunk of a few microseconds.
+    fn wait_for(&self, n: usize) -> bool {
+        let mut spins = 0u32;
+        while self.finished.load(Ordering::Acquire) < n {
+            if self.failed.load(Ordering::Acquire) {
+                return false;
+            }
+            if spins < 1000 {
+                spins += 1;
+                std::hint::spin_loop();
+            } else {
+                std::thread::yield_now();
+            }
+        }
+        true
+    }
+
+    /// The links of the children of `parents`: a node's failure is found
+    /// from its parent's along the shallower failures, its output links
+    /// from its failure's ([`Automaton::output_links`]).
+    fn fill(&self, parents: std::ops::Range<u32>) -> Option<()> {
+        let (a, load) = (&self.a, |v: &[AtomicU32], i: u32| {
+            v.get(i as usize).map(|x| x.load(Ordering::Relaxed))
+        });
+        for s in parents {
+            let first = if s == 0 { 0 } else { load(&self.fail, s)? };
             for c in a.children(s) {
                 let b = *a.byte.get(c as usize)?;
                 let f = if s == 0 {
                     0
                 } else {
-                    let mut f = *fail.get(s as usize)?;
+                    let mut f = first;
                     loop {
-                        if let Some(x) = a.child(f, b) {
+                        let x = if self.dense.has(f as usize) {
+                            a.child(f, b)
+                        } else {
+                            a.sparse_child(f, b)
+                        };
+                        if let Some(x) = x {
                             break x;
                         }
                         if f == 0 {
                             break 0;
                         }
-                        f = *fail.get(f as usize)?;
+                        f = load(&self.fail, f)?;
                     }
                 };
-                let (d, r) = a.output_links(c, f, dict)?;
-                let at = c.checked_sub(base)? as usize;
-                *layer.fail.get_mut(at)? = f;
-                *layer.dict.get_mut(at)? = d;
-                *layer.report.get_mut(at)? = r;
+                let (d, r) = a.output_links(c, f, |f| {
+                    self.report.get(f).map(|x| x.load(Ordering::Relaxed))
+                })?;
+                self.fail.get(c as usize)?.store(f, Ordering::Relaxed);
+                self.dict.get(c as usize)?.store(d, Ordering::Relaxed);
+                self.report.get(c as usize)?.store(r, Ordering::Relaxed);
             }
         }
         Some(())
@@ -631,8 +795,92 @@ impl Done<'_> {
 mod tests {
     #![allow(clippy::unwrap_used, clippy::indexing_slicing, reason = "test code")]
 
-    use super::{Automaton, Sorted};
+    use super::{Automaton, Board, Sorted};
     use proptest::prelude::*;
+
+    /// The automaton of `patterns` built while a second thread helps with
+    /// the link pass from its start, and how many chunks it did.
+    fn helped(patterns: &[String]) -> (Automaton, usize) {
+        let n = u32::try_from(patterns.len()).unwrap();
+        let pat = |i: u32| pat(patterns, i);
+        let order = Sorted::new(n, pat).into_order();
+        let board = Board::default();
+        let built = std::sync::atomic::AtomicBool::new(false);
+        std::thread::scope(|s| {
+            let helper = s.spawn(|| {
+                let mut chunks = 0;
+                while !built.load(std::sync::atomic::Ordering::Acquire) {
+                    chunks += board.help();
+                    std::hint::spin_loop();
+                }
+                chunks
+            });
+            // The helper stops even if the build panics.
+            let a = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                Automaton::from_sorted(n, pat, &order, Some(&board))
+            }));
+            built.store(true, std::sync::atomic::Ordering::Release);
+            let chunks = helper.join().unwrap();
+            (a.unwrap().unwrap(), chunks)
+        })
+    }
+
+    /// Every array of two automata.
+    fn same(a: &Automaton, b: &Automaton) -> bool {
+        (
+            &a.dense,
+            &a.dense_row,
+            &a.first_child,
+            &a.fail,
+            &a.dict,
+            &a.report,
+        ) == (
+            &b.dense,
+            &b.dense_row,
+            &b.first_child,
+            &b.fail,
+            &b.dict,
+            &b.report,
+        ) && (&a.byte, &a.out_start, &a.out, &a.len) == (&b.byte, &b.out_start, &b.out, &b.len)
+    }
+
+    /// A lexicon-sized set of patterns (words of a few letters, some with
+    /// a word start), shared by the link pass's two threads: the links
+    /// are the ones one thread finds, and the helper did take chunks.
+    #[test]
+    fn two_threads_link_as_one() {
+        let mut seed = 7u64;
+        let mut next = || {
+            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            seed >> 33
+        };
+        let patterns: Vec<String> = (0..3000)
+            .map(|_| {
+                let len = 1 + next() % 9;
+                let mut p = if next() % 2 == 0 {
+                    " ".to_owned()
+                } else {
+                    String::new()
+                };
+                p.extend((0..len).map(|_| char::from(b'a' + (next() % 12) as u8)));
+                p
+            })
+            .collect();
+        let one = Automaton::new(&patterns).unwrap();
+        // Tries for a while: beside other tests on two cores, the helper
+        // may not be scheduled while a pass runs.
+        let mut helped_at_all = false;
+        let start = std::time::Instant::now();
+        while start.elapsed() < std::time::Duration::from_secs(10) {
+            let (two, chunks) = helped(&patterns);
+            assert!(same(&one, &two));
+            helped_at_all |= chunks > 0;
+            if helped_at_all {
+                break;
+            }
+        }
+        assert!(helped_at_all, "the helper never took a chunk");
+    }
 
     fn pat(list: &[String], i: u32) -> &[u8] {
         list.get(i as usize).map_or(&[][..], |p| p.as_bytes())
@@ -677,8 +925,8 @@ mod tests {
         assert!(found(&[String::new()], "abc").is_empty());
     }
 
-    /// The links found layer by layer (on two threads for most layers, in
-    /// tests) are the ones an index load derives from the failures alone.
+    /// The links found by the link pass are the ones an index load
+    /// derives from the failures alone.
     fn outputs_rederived(patterns: &[String]) -> bool {
         let a = Automaton::new(patterns).unwrap();
         let mut b = Automaton {
@@ -713,6 +961,26 @@ mod tests {
             );
             let whole = Sorted::new(n(&patterns), |i| pat(&patterns, i)).into_order();
             prop_assert_eq!(merged, whole);
+        }
+
+        /// A helper from the start of the link pass changes nothing.
+        #[test]
+        fn helped_links_are_the_same(
+            patterns in proptest::collection::vec("[ab ]{0,6}", 0..40),
+        ) {
+            let (two, _) = helped(&patterns);
+            prop_assert!(same(&Automaton::new(&patterns).unwrap(), &two));
+        }
+
+        /// Nodes with every count of children, sparse (one word of bytes
+        /// compared at once, or a scan near the end of the nodes) and
+        /// dense.
+        #[test]
+        fn agrees_over_a_wide_alphabet(
+            patterns in proptest::collection::vec("[a-l]{0,3}", 0..60),
+            text in "[a-m]{0,40}",
+        ) {
+            prop_assert_eq!(found(&patterns, &text), naive(&patterns, &text));
         }
 
         #[test]
