@@ -24,17 +24,14 @@
 //! Search reports every occurrence of every pattern (overlapping), in order
 //! of end position, in time linear in the text plus the number of matches:
 //! the root's and every busy node's transitions are a dense row, other
-//! nodes' a short sorted run compared as one word, and output links skip
-//! to the next shorter pattern that ends at the same place.
+//! nodes' a short sorted run, and output links skip to the next shorter
+//! pattern that ends at the same place.
 
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 /// No node (the end of an output-link chain).
 const NONE: u32 = u32::MAX;
-
-/// A one in every byte of a word.
-const LOW_BYTES: u64 = 0x0101_0101_0101_0101;
 
 /// Nodes with more children than this get a dense transition row.
 const DENSE_MIN: u32 = 6;
@@ -418,22 +415,7 @@ impl Automaton {
     #[inline]
     fn sparse_child(&self, s: u32, b: u8) -> Option<u32> {
         let r = self.children(s);
-        let (lo, n) = (r.start as usize, r.len());
-        // The children's bytes as one word, compared all at once: a scan
-        // exits after a number of bytes no branch predictor knows, and
-        // that miss was most of the link pass's time.
-        if let Some(word) = self.byte.get(lo..lo + 8).filter(|_| n <= 8) {
-            let word = u64::from_le_bytes(word.try_into().ok()?);
-            let x = word ^ (u64::from(b) * LOW_BYTES);
-            // A high bit per byte of `x` that is zero, exact for the
-            // lowest one (a borrow reaches only the bytes above it), kept
-            // for the node's own children.
-            let zero = x.wrapping_sub(LOW_BYTES) & !x & (LOW_BYTES << 7);
-            let own = u64::MAX.checked_shr(64 - 8 * n as u32).unwrap_or(0);
-            let hit = zero & own;
-            return (hit != 0).then(|| r.start + hit.trailing_zeros() / 8);
-        }
-        let bytes = self.byte.get(lo..r.end as usize)?;
+        let bytes = self.byte.get(r.start as usize..r.end as usize)?;
         let i = bytes.iter().position(|&x| x == b)?;
         Some(r.start + u32::try_from(i).ok()?)
     }
@@ -972,9 +954,8 @@ mod tests {
             prop_assert!(same(&Automaton::new(&patterns).unwrap(), &two));
         }
 
-        /// Nodes with every count of children, sparse (one word of bytes
-        /// compared at once, or a scan near the end of the nodes) and
-        /// dense.
+        /// Nodes with every count of children, sparse (a scan) and dense
+        /// (a row).
         #[test]
         fn agrees_over_a_wide_alphabet(
             patterns in proptest::collection::vec("[a-l]{0,3}", 0..60),
