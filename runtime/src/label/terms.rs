@@ -345,7 +345,7 @@ impl TermIndex {
         let pat = |i: u32| pattern(&buffer, &spans, i);
         let (long, long_chars) = (&index.long, &index.long_chars);
         // The second thread, its own work done, helps with the
-        // automaton's last step (`Board`).
+        // automaton's last step (`Board`), waiting for it if need be.
         let board = Board::default();
         let helping = &board;
         let typos = move || {
@@ -355,6 +355,7 @@ impl TermIndex {
             (typos, side)
         };
         let automaton = || {
+            let _closing = board.closing();
             let order = match sorted {
                 Halves::One(sorted) => sorted.into_order(),
                 Halves::Two(first, second) => first.merge(second, pat),

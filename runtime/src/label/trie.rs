@@ -28,7 +28,7 @@
 //! pattern that ends at the same place.
 
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Condvar, Mutex};
 
 /// No node (the end of an output-link chain).
 const NONE: u32 = u32::MAX;
@@ -592,17 +592,70 @@ struct Chunk {
 /// tests, so that their small tries have many chunks to share).
 const CHUNK_NODES: usize = if cfg!(test) { 2 } else { 512 };
 
-/// Where a link pass is posted while it runs ([`Links`]).
+/// Where a link pass is posted while it runs ([`Links`]), for another
+/// thread to help with.
 #[derive(Default)]
-pub(crate) struct Board(Mutex<Option<Arc<Links>>>);
+pub(crate) struct Board {
+    state: Mutex<Posting>,
+    changed: Condvar,
+}
+
+/// What a [`Board`] holds.
+#[derive(Default)]
+enum Posting {
+    /// The automaton is still being built: a helper waits.
+    #[default]
+    Coming,
+    Posted(Arc<Links>),
+    /// The pass is over (or the build failed before it).
+    Closed,
+}
+
+/// Closes a [`Board`] when dropped: whoever builds the automaton holds
+/// one from its start, so that a helper waiting for the pass is let go
+/// whatever happens to the build (an error, or a panic).
+pub(crate) struct Closing<'a>(&'a Board);
+
+impl Drop for Closing<'_> {
+    fn drop(&mut self) {
+        self.0.set(Posting::Closed);
+    }
+}
 
 impl Board {
-    /// Finds links in chunks of the pass posted here until none is left;
-    /// returns at once if none is posted (the build is not there yet, or
-    /// done). Returns how many chunks it did.
+    /// The guard that closes this board ([`Closing`]).
+    pub(crate) fn closing(&self) -> Closing<'_> {
+        Closing(self)
+    }
+
+    fn set(&self, to: Posting) {
+        if let Ok(mut state) = self.state.lock() {
+            *state = to;
+        }
+        self.changed.notify_all();
+    }
+
+    /// Waits for the pass to be posted, then finds links in chunks of it
+    /// until none is left; returns how many chunks it did (none if the
+    /// board is closed first). The thread that calls this must not be
+    /// the one building the automaton, which would wait for itself.
     pub(crate) fn help(&self) -> usize {
-        let job = self.0.lock().ok().and_then(|posted| posted.clone());
-        job.map_or(0, |job| job.work())
+        let job = {
+            let Ok(mut state) = self.state.lock() else {
+                return 0;
+            };
+            loop {
+                match &*state {
+                    Posting::Coming => match self.changed.wait(state) {
+                        Ok(next) => state = next,
+                        Err(_) => return 0,
+                    },
+                    Posting::Posted(job) => break Arc::clone(job),
+                    Posting::Closed => return 0,
+                }
+            }
+        };
+        job.work()
     }
 }
 
@@ -617,11 +670,11 @@ impl Links {
     ) -> Option<Automaton> {
         let job = Arc::new(Links::new(a, layer_end, dense)?);
         if let Some(board) = board {
-            *board.0.lock().ok()? = Some(Arc::clone(&job));
+            board.set(Posting::Posted(Arc::clone(&job)));
         }
         job.work();
         if let Some(board) = board {
-            board.0.lock().ok()?.take();
+            board.set(Posting::Closed);
         }
         // A helper finishes the chunks it took, then lets go of the pass.
         let done = job.wait_for(job.chunks.len());
@@ -787,23 +840,13 @@ mod tests {
         let pat = |i: u32| pat(patterns, i);
         let order = Sorted::new(n, pat).into_order();
         let board = Board::default();
-        let built = std::sync::atomic::AtomicBool::new(false);
         std::thread::scope(|s| {
-            let helper = s.spawn(|| {
-                let mut chunks = 0;
-                while !built.load(std::sync::atomic::Ordering::Acquire) {
-                    chunks += board.help();
-                    std::hint::spin_loop();
-                }
-                chunks
-            });
-            // The helper stops even if the build panics.
-            let a = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                Automaton::from_sorted(n, pat, &order, Some(&board))
-            }));
-            built.store(true, std::sync::atomic::Ordering::Release);
-            let chunks = helper.join().unwrap();
-            (a.unwrap().unwrap(), chunks)
+            let helper = s.spawn(|| board.help());
+            let a = {
+                let _closing = board.closing();
+                Automaton::from_sorted(n, pat, &order, Some(&board)).unwrap()
+            };
+            (a, helper.join().unwrap())
         })
     }
 
@@ -862,6 +905,25 @@ mod tests {
             }
         }
         assert!(helped_at_all, "the helper never took a chunk");
+    }
+
+    /// A helper waiting for a pass that never comes (the build failed,
+    /// or panicked, before it) is let go when the builder's guard drops.
+    #[test]
+    fn a_closed_board_lets_the_helper_go() {
+        let board = Board::default();
+        std::thread::scope(|s| {
+            let helper = s.spawn(|| board.help());
+            let built = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                let _closing = board.closing();
+                std::thread::sleep(std::time::Duration::from_millis(20));
+                panic!("the build failed");
+            }));
+            assert!(built.is_err());
+            assert_eq!(helper.join().unwrap(), 0);
+        });
+        // Closed, a late helper returns at once.
+        assert_eq!(board.help(), 0);
     }
 
     fn pat(list: &[String], i: u32) -> &[u8] {
