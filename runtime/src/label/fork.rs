@@ -11,7 +11,9 @@
 
 /// Runs `a` on a second thread while `b` runs on this one, and returns
 /// both results. Without a thread to spare (the spawn fails), one after
-/// the other, here. `None` for `a` if it panicked: a runtime bug, which
+/// the other, here: `b`, then `a`, an order callers rely on (the
+/// labeler's second thread waits on a board the automaton's build closes,
+/// `trie::Board::help`). `None` for `a` if it panicked: a runtime bug, which
 /// the caller reports as a load error rather than a panic of its own.
 pub(crate) fn join<A, B>(a: impl FnOnce() -> A + Send, b: impl FnOnce() -> B) -> (Option<A>, B)
 where

@@ -28,7 +28,7 @@
 //! pattern that ends at the same place.
 
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicUsize, Ordering};
-use std::sync::{Arc, Condvar, Mutex};
+use std::sync::{Arc, Condvar, Mutex, PoisonError};
 
 /// No node (the end of an output-link chain).
 const NONE: u32 = u32::MAX;
@@ -92,6 +92,9 @@ impl Automaton {
         order: &[u32],
         board: Option<&Board>,
     ) -> Option<Automaton> {
+        // Whatever the caller holds, a helper waiting on `board` is let go
+        // when this returns, early or not (closing twice does no harm).
+        let _closing = board.map(Board::closing);
         let len: Vec<u32> = (0..n_pat)
             .map(|i| u32::try_from(pat(i).len()).unwrap_or(u32::MAX))
             .collect();
@@ -628,28 +631,32 @@ impl Board {
         Closing(self)
     }
 
+    /// Posts `to`. A poisoned lock is taken over (nothing panics while
+    /// holding it, and a board that could not be closed would leave the
+    /// builder waiting for the helper's hold on the pass).
     fn set(&self, to: Posting) {
-        if let Ok(mut state) = self.state.lock() {
-            *state = to;
-        }
+        *self.state.lock().unwrap_or_else(PoisonError::into_inner) = to;
         self.changed.notify_all();
     }
 
     /// Waits for the pass to be posted, then finds links in chunks of it
     /// until none is left; returns how many chunks it did (none if the
     /// board is closed first). The thread that calls this must not be
-    /// the one building the automaton, which would wait for itself.
+    /// the one building the automaton before it is built, which would
+    /// wait for itself: `fork::join` runs its second thread's work after
+    /// this thread's when it has no second thread, so the board is
+    /// closed by then.
     pub(crate) fn help(&self) -> usize {
         let job = {
-            let Ok(mut state) = self.state.lock() else {
-                return 0;
-            };
+            let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
             loop {
                 match &*state {
-                    Posting::Coming => match self.changed.wait(state) {
-                        Ok(next) => state = next,
-                        Err(_) => return 0,
-                    },
+                    Posting::Coming => {
+                        state = self
+                            .changed
+                            .wait(state)
+                            .unwrap_or_else(PoisonError::into_inner);
+                    }
                     Posting::Posted(job) => break Arc::clone(job),
                     Posting::Closed => return 0,
                 }
