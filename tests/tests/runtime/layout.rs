@@ -14,15 +14,23 @@ use std::path::Path;
 /// Module name -> the crate modules its files name as `crate::<module>`.
 fn graph() -> BTreeMap<String, BTreeSet<String>> {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../runtime/src");
+    // Every `.rs` file under a directory, at any depth, as its module's.
+    fn sources(dir: &Path, module: &str, files: &mut Vec<(String, String)>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                sources(&path, module, files);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                files.push((module.to_owned(), std::fs::read_to_string(&path).unwrap()));
+            }
+        }
+    }
     let mut files: Vec<(String, String)> = Vec::new();
     for entry in std::fs::read_dir(&src).unwrap() {
         let path = entry.unwrap().path();
         if path.is_dir() {
             let module = path.file_name().unwrap().to_string_lossy().into_owned();
-            for inner in std::fs::read_dir(&path).unwrap() {
-                let text = std::fs::read_to_string(inner.unwrap().path()).unwrap();
-                files.push((module.clone(), text));
-            }
+            sources(&path, &module, &mut files);
         } else if path.extension().is_some_and(|e| e == "rs") {
             let module = path.file_stem().unwrap().to_string_lossy().into_owned();
             files.push((module, std::fs::read_to_string(&path).unwrap()));
